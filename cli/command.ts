@@ -1,0 +1,29 @@
+/** What every command gets: where it runs and where it writes. */
+export interface CliContext {
+  cwd: string;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Colours only on a TTY, and never with NO_COLOR set. */
+  color: boolean;
+  debug: boolean;
+}
+
+export interface CommandOption {
+  flags: string;
+  description: string;
+  default?: string | boolean;
+  choices?: string[];
+}
+
+/** One file per command; usage and help are generated from this metadata. */
+export interface Command {
+  name: string;
+  summary: string;
+  /** Positional arguments in commander syntax, e.g. "[prompt]" or "<name>". */
+  args?: Array<{ name: string; description: string }>;
+  options?: CommandOption[];
+  /** Longer help shown after the options. */
+  help?: string;
+  run(context: CliContext, args: string[], options: Record<string, unknown>): Promise<number | undefined>;
+}

@@ -1,0 +1,56 @@
+import { loadHooks } from "../../runner/load-hooks.js";
+import type { Command } from "../command.js";
+import { quietLogger } from "../quiet-logger.js";
+import { table } from "../table.js";
+
+export default {
+  name: "list",
+  summary: "Show every point's chain in execution order, with origin, trust, priority, matcher and engine",
+  options: [
+    { flags: "--json", description: "print JSON instead of a table" },
+    { flags: "--all", description: "also show points that have no hooks" },
+  ],
+  async run(context, _args, options) {
+    const hooks = await loadHooks({ cwd: context.cwd, logger: quietLogger() });
+    try {
+      const chains = hooks.list();
+      if (options.json) {
+        context.stdout.write(
+          `${JSON.stringify({ root: hooks.root, chains, problems: hooks.problems }, null, 2)}\n`,
+        );
+        return hooks.problems.length > 0 ? 1 : 0;
+      }
+      context.stdout.write(`workspace ${hooks.root}\n`);
+      for (const { point, hooks: chain } of chains) {
+        if (chain.length === 0 && !options.all) continue;
+        context.stdout.write(`\n${point}\n`);
+        if (chain.length === 0) {
+          context.stdout.write("  (no hooks)\n");
+          continue;
+        }
+        const rows = chain.map((h, i) => [
+          `${i + 1}.`,
+          h.name,
+          h.origin,
+          h.trust,
+          `priority ${h.priority}`,
+          h.engine,
+          h.mode === "background" ? "background" : "",
+          h.matcher
+            ? Object.entries(h.matcher)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(" ")
+            : "",
+        ]);
+        context.stdout.write(table(rows, "  "));
+      }
+      if (chains.every((c) => c.hooks.length === 0)) context.stdout.write("\nno hooks are enabled\n");
+      for (const problem of hooks.problems) {
+        context.stderr.write(`hookyard: hook "${problem.name}" was skipped: ${problem.message}\n`);
+      }
+      return hooks.problems.length > 0 ? 1 : 0;
+    } finally {
+      await hooks.close();
+    }
+  },
+} satisfies Command;

@@ -1,0 +1,147 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { type AskPolicy, runAgent } from "../../runner/agent/loop.js";
+import type { Model } from "../../runner/agent/model.js";
+import { ScriptedModel } from "../../runner/agent/models/scripted.js";
+import { loadHooks } from "../../runner/load-hooks.js";
+import type { CliContext, Command } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { modelFromSpec } from "../model-spec.js";
+import { packageRoot } from "../package-root.js";
+import { transcriptWriter } from "../transcript.js";
+
+export default {
+  name: "run",
+  summary: "Run the agent loop with the workspace's hooks (no arguments: the bundled example)",
+  args: [{ name: "[prompt]", description: "what to ask the agent (a scripted model may carry its own)" }],
+  options: [
+    {
+      flags: "--model <spec>",
+      description: "scripted:<file.json> replays a script; openai:<model> calls a chat-completions API",
+    },
+    {
+      flags: "--base-url <url>",
+      description: "OpenAI-compatible endpoint (default $OPENAI_BASE_URL or api.openai.com/v1)",
+    },
+    { flags: "--api-key <key>", description: "API key (default $OPENAI_API_KEY)" },
+    { flags: "--max-steps <n>", description: "model calls per turn before the turn ends", default: "20" },
+    {
+      flags: "--ask <policy>",
+      description: "what to do when a hook asks to confirm a tool call (default: prompt on a TTY, else deny)",
+      choices: ["prompt", "allow", "deny"],
+    },
+    { flags: "--json", description: "print events as JSON lines instead of a transcript" },
+  ],
+  help: [
+    "With no prompt and no --model, runs the bundled example in a temporary copy of its workspace:",
+    "a scripted agent whose `rm -rf ~` is blocked by a workspace hook and whose view of a file",
+    "has an AWS key redacted. The copy is removed afterwards.",
+  ].join("\n"),
+  async run(context, args, options) {
+    const maxSteps = Number(options.maxSteps);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+      throw new CliError(
+        "CLI_ERR_USAGE",
+        `--max-steps must be a positive whole number, not ${String(options.maxSteps)}`,
+        exitCodes.usage,
+      );
+    }
+    let prompt = args[0];
+    const spec = options.model as string | undefined;
+    if (prompt === undefined && spec === undefined) return runExample(context, options, maxSteps);
+    if (spec === undefined) {
+      throw new CliError(
+        "CLI_ERR_USAGE",
+        "a prompt needs --model scripted:<file> or --model openai:<model>",
+        exitCodes.usage,
+      );
+    }
+    const model = await modelFromSpec({
+      model: spec,
+      cwd: context.cwd,
+      env: process.env,
+      ...(typeof options.baseUrl === "string" ? { baseUrl: options.baseUrl } : {}),
+      ...(typeof options.apiKey === "string" ? { apiKey: options.apiKey } : {}),
+    });
+    prompt ??= model instanceof ScriptedModel ? model.script.prompt : undefined;
+    if (prompt === undefined)
+      throw new CliError("CLI_ERR_USAGE", "no prompt given, and the script has none", exitCodes.usage);
+    return session(context, options, { model, prompt, cwd: context.cwd, maxSteps });
+  },
+} satisfies Command;
+
+async function runExample(
+  context: CliContext,
+  options: Record<string, unknown>,
+  maxSteps: number,
+): Promise<number> {
+  const example = join(packageRoot(), "cli", "examples", "quickstart");
+  const workspace = await mkdtemp(join(tmpdir(), "hookyard-example-"));
+  try {
+    await cp(example, workspace, { recursive: true }).catch((error: unknown) => {
+      throw new CliError(
+        "CLI_ERR_EXAMPLE_MISSING",
+        `cannot copy ${example}: ${(error as Error).message}`,
+        exitCodes.error,
+        {
+          cause: error,
+        },
+      );
+    });
+    const model = await ScriptedModel.fromFile(join(workspace, "script.json"));
+    if (!options.json) {
+      context.stdout.write(`Running the bundled example in a temporary workspace (${workspace}).\n\n`);
+    }
+    return await session(context, options, {
+      model,
+      prompt: model.script.prompt ?? "",
+      cwd: workspace,
+      maxSteps,
+    });
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+async function session(
+  context: CliContext,
+  options: Record<string, unknown>,
+  run: { model: Model; prompt: string; cwd: string; maxSteps: number },
+): Promise<number> {
+  const hooks = await loadHooks({ cwd: run.cwd });
+  const write = (text: string) => context.stdout.write(text);
+  try {
+    const result = await runAgent({
+      hooks,
+      model: run.model,
+      prompt: run.prompt,
+      cwd: hooks.root,
+      maxSteps: run.maxSteps,
+      askPolicy: askPolicy(context, options.ask as string | undefined),
+      onEvent: options.json
+        ? (event) => write(`${JSON.stringify(event)}\n`)
+        : transcriptWriter(write, context.color),
+    });
+    return result.reason === "model_error" ? exitCodes.error : exitCodes.ok;
+  } finally {
+    await hooks.close();
+  }
+}
+
+function askPolicy(context: CliContext, policy: string | undefined): AskPolicy {
+  const chosen = policy ?? (context.stdin.isTTY && context.stdout.isTTY ? "prompt" : "deny");
+  if (chosen === "allow") return async () => true;
+  if (chosen === "deny") return async () => false;
+  return async ({ tool, reasons }) => {
+    const rl = createInterface({ input: context.stdin, output: context.stdout });
+    try {
+      const why = reasons.map((r) => `${r.hook}: ${r.text}`).join("; ");
+      const answer = await rl.question(`Allow ${tool}? (${why}) [y/N] `);
+      return /^y(es)?$/i.test(answer.trim());
+    } finally {
+      rl.close();
+    }
+  };
+}

@@ -1,0 +1,36 @@
+import { RunnerError } from "../runner/errors.js";
+import { CliError, exitCodes } from "./errors.js";
+
+/** What to do about each failure: the one place where codes become advice. */
+const remedies: Record<string, string> = {
+  CLI_ERR_USAGE: "see `hookyard <command> --help`",
+  CLI_ERR_MODEL_SPEC: "use --model scripted:<file.json> or --model openai:<model-name>",
+  CLI_ERR_NOT_A_DIRECTORY: "pass an existing directory to --cwd",
+  CLI_ERR_EXAMPLE_MISSING: "reinstall hookyard; the package is incomplete",
+  RUN_ERR_CONFIG_INVALID: "fix hookyard.json (docs/configuration.md describes it)",
+  RUN_ERR_CONFIG_UNREADABLE: "check the file's permissions",
+  RUN_ERR_SCRIPT_INVALID: "fix the script (docs/agent.md describes its format)",
+  RUN_ERR_MODEL_FAILED: "check --base-url, the API key (OPENAI_API_KEY) and that the server is running",
+  RUN_ERR_STATE_CORRUPT: "fix or delete the state file",
+};
+
+export interface Rendered {
+  line: string;
+  exitCode: number;
+}
+
+/** One clear line: code, what went wrong, what to do. Stacks only under --debug. */
+export function renderError(error: unknown): Rendered {
+  if (error instanceof CliError || error instanceof RunnerError) {
+    const remedy = remedies[error.code];
+    return {
+      line: `hookyard: ${error.code}: ${error.message}${remedy ? ` (${remedy})` : ""}`,
+      exitCode: error instanceof CliError ? error.exitCode : exitCodes.error,
+    };
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return {
+    line: `hookyard: unexpected error: ${text} (run again with --debug for details, and please report it)`,
+    exitCode: exitCodes.error,
+  };
+}

@@ -1,0 +1,24 @@
+const messages = {
+  CLI_ERR_USAGE: "Wrong usage",
+  CLI_ERR_MODEL_SPEC: "--model is not understood",
+  CLI_ERR_NOT_A_DIRECTORY: "--cwd is not a directory",
+  CLI_ERR_EXAMPLE_MISSING: "The bundled example is missing",
+} as const;
+
+export type CliErrorCode = keyof typeof messages;
+
+export const exitCodes = { ok: 0, error: 1, usage: 2, security: 3 } as const;
+
+export class CliError extends Error {
+  override readonly name = "CliError";
+  constructor(
+    readonly code: CliErrorCode,
+    message: string = messages[code],
+    readonly exitCode: number = exitCodes.error,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export const cliErrorCodes = Object.keys(messages) as CliErrorCode[];

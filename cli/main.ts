@@ -1,0 +1,105 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { Command as Commander, CommanderError, Option } from "commander";
+import type { CliContext, Command } from "./command.js";
+import { commands } from "./commands/index.js";
+import { renderError } from "./error-message.js";
+import { CliError, exitCodes } from "./errors.js";
+import { packageVersion } from "./package-root.js";
+
+export interface Io {
+  stdout: CliContext["stdout"];
+  stderr: CliContext["stderr"];
+  stdin: CliContext["stdin"];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Runs one command line and returns the exit code; never throws, never exits the process. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  let exitCode: number = exitCodes.ok;
+  let debug = argv.includes("--debug");
+  const program = new Commander("hookyard")
+    .description(
+      "Run AI-agent hooks: trusted hooks in-process, community hooks sandboxed with granted capabilities.",
+    )
+    .version(packageVersion(), "-v, --version")
+    .option("--cwd <dir>", "run as if started in <dir> (the workspace is found from there)")
+    .option("--debug", "print stack traces and details on errors")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride();
+
+  for (const command of commands)
+    register(program, command, io, (code) => {
+      exitCode = code;
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const quiet = ["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code);
+      return quiet ? exitCodes.ok : exitCodes.usage;
+    }
+    debug ||= Boolean(program.opts().debug);
+    const rendered = renderError(error);
+    io.stderr.write(`${rendered.line}\n`);
+    if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    return rendered.exitCode;
+  }
+  return exitCode;
+}
+
+function register(program: Commander, command: Command, io: Io, setExit: (code: number) => void): void {
+  const sub = program.command(command.name).description(command.summary);
+  for (const arg of command.args ?? []) sub.argument(arg.name, arg.description);
+  for (const opt of command.options ?? []) {
+    const option = new Option(opt.flags, opt.description);
+    if (opt.default !== undefined) option.default(opt.default);
+    if (opt.choices) option.choices(opt.choices);
+    sub.addOption(option);
+  }
+  if (command.help) sub.addHelpText("after", `\n${command.help}`);
+  sub.action(async (...params: unknown[]) => {
+    const self = params[params.length - 1] as Commander;
+    const options = self.optsWithGlobals() as Record<string, unknown>;
+    const args = params.slice(0, command.args?.length ?? 0).filter((a): a is string => typeof a === "string");
+    const context = makeContext(io, options);
+    setExit((await command.run(context, args, options)) ?? exitCodes.ok);
+  });
+}
+
+function makeContext(io: Io, options: Record<string, unknown>): CliContext {
+  const cwd = resolve(io.cwd, typeof options.cwd === "string" ? options.cwd : ".");
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDirectory)
+    throw new CliError("CLI_ERR_NOT_A_DIRECTORY", `${cwd} is not a directory`, exitCodes.usage);
+  return {
+    cwd,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stdin: io.stdin,
+    color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
+    debug: Boolean(options.debug),
+  };
+}
+
+/** The bin's entry: the real process's streams, and its exit code. */
+export async function runCli(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}

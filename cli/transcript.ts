@@ -1,0 +1,64 @@
+import type { AgentEvent } from "../runner/agent/loop.js";
+
+const codes = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
+type Style = keyof typeof codes;
+
+const clip = (text: string, max = 400) => {
+  const one = text.replace(/\s+$/, "");
+  return one.length > max ? `${one.slice(0, max)}… (${one.length} chars)` : one;
+};
+const indent = (text: string, pad: string) => text.split("\n").join(`\n${pad}`);
+
+/** A readable transcript: every model message, tool call and hook decision, marked with the hook's name and trust. */
+export function transcriptWriter(write: (text: string) => void, color: boolean): (event: AgentEvent) => void {
+  const paint = (style: Style, text: string) => (color ? `\u001b[${codes[style]}m${text}\u001b[0m` : text);
+  return (event) => {
+    switch (event.type) {
+      case "session":
+        write(paint("dim", `session ${event.sessionId} · model ${event.model}\n`));
+        break;
+      case "user":
+        write(`${paint("bold", "user")}   ${indent(event.text, "       ")}\n`);
+        break;
+      case "model":
+        if (event.content) write(`${paint("blue", "model")}  ${indent(clip(event.content), "       ")}\n`);
+        break;
+      case "tool_call":
+        write(`${paint("cyan", "  → ")}${event.tool} ${clip(JSON.stringify(event.args), 200)}\n`);
+        break;
+      case "tool_result":
+        write(
+          `${paint(event.ok ? "green" : "red", "  ← ")}${indent(clip(event.text || "(no output)"), "    ")}\n`,
+        );
+        break;
+      case "hook": {
+        const who = `${event.hook} (${event.origin}, ${event.trust})`;
+        const what = event.text ? `: ${indent(clip(event.text, 300), "      ")}` : "";
+        const style: Style =
+          event.effect === "block" || event.effect === "error" || event.effect === "timeout"
+            ? "red"
+            : event.effect === "ask"
+              ? "yellow"
+              : "magenta";
+        write(`${paint(style, `  ⚑ ${event.effect}`)} at ${event.point} by ${who}${what}\n`);
+        break;
+      }
+      case "compacted":
+        write(paint("dim", `  (history compacted: ${event.removed} messages)\n`));
+        break;
+      case "answer":
+        write(`${paint("bold", "answer")} ${indent(event.text || "(empty)", "       ")}\n`);
+        break;
+      case "end": {
+        const s = event.stats;
+        write(
+          paint(
+            "dim",
+            `end: ${event.reason} · ${s.turns} turn(s) · ${s.modelCalls} model call(s) · ${s.toolCalls} tool call(s) · ${s.durationMs} ms\n`,
+          ),
+        );
+        break;
+      }
+    }
+  };
+}

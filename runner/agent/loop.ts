@@ -1,0 +1,288 @@
+import { randomUUID } from "node:crypto";
+import type { Attributed, ChainOutcome } from "../dispatch.js";
+import { errorText } from "../errors.js";
+import type { AnyCtx, CtxOf, Message, Point } from "../events.js";
+import type { Hooks } from "../load-hooks.js";
+import type { Model } from "./model.js";
+import { defaultTools, type Tool, ToolFailure } from "./tools.js";
+
+export type AgentEvent =
+  | { type: "session"; sessionId: string; model: string }
+  | { type: "user"; text: string }
+  | {
+      type: "model";
+      content: string;
+      toolCalls: Array<{ id: string; name: string; args: Record<string, unknown> }>;
+    }
+  | { type: "tool_call"; tool: string; callId: string; args: Record<string, unknown> }
+  | { type: "tool_result"; tool: string; callId: string; ok: boolean; text: string }
+  | {
+      type: "hook";
+      point: Point;
+      hook: string;
+      trust: string;
+      origin: string;
+      effect: string;
+      text?: string;
+      ms: number;
+    }
+  | { type: "compacted"; removed: number }
+  | { type: "answer"; text: string }
+  | { type: "end"; reason: EndReason; stats: AgentStats };
+
+export type EndReason = "completed" | "prompt_blocked" | "max_steps" | "model_error";
+
+export interface AgentStats {
+  turns: number;
+  modelCalls: number;
+  toolCalls: number;
+  durationMs: number;
+}
+
+/** Decides an `ask` when a hook wants the user to confirm a tool call. Default: deny. */
+export type AskPolicy = (ask: {
+  tool: string;
+  args: Record<string, unknown>;
+  reasons: Attributed[];
+}) => Promise<boolean>;
+
+export interface AgentOptions {
+  hooks: Pick<Hooks, "dispatch">;
+  model: Model;
+  prompt: string;
+  cwd: string;
+  systemPrompt?: string;
+  tools?: Tool[];
+  /** Model calls per turn before the turn ends (default 20). */
+  maxSteps?: number;
+  /** How many times `continue` at turn_after may start another turn (default 3). */
+  maxContinues?: number;
+  /** Compact history when it holds more messages than this (default 100). */
+  compactAt?: number;
+  askPolicy?: AskPolicy;
+  onEvent?: (event: AgentEvent) => void;
+  sessionId?: string;
+  config?: Record<string, unknown>;
+  depth?: number;
+}
+
+export interface AgentResult {
+  sessionId: string;
+  answer: string;
+  reason: EndReason;
+  stats: AgentStats;
+  messages: Message[];
+}
+
+const defaultSystemPrompt =
+  "You are a careful coding agent working in the user's workspace. Use the tools to inspect and change files.";
+
+/** How many recent messages survive a compaction. */
+const keptAfterCompaction = 6;
+
+/**
+ * A small ReAct loop that fires all eleven points. Hook injects are collected and appended,
+ * attributed to their hook, to the system prompt of the very next model request.
+ */
+export async function runAgent(options: AgentOptions): Promise<AgentResult> {
+  const started = Date.now();
+  const sessionId = options.sessionId ?? randomUUID();
+  const tools = options.tools ?? defaultTools;
+  const emit = options.onEvent ?? (() => {});
+  const maxSteps = options.maxSteps ?? 20;
+  const maxContinues = options.maxContinues ?? 3;
+  const compactAt = options.compactAt ?? 100;
+  const askPolicy = options.askPolicy ?? (async () => false);
+  const stats: AgentStats = { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 };
+  const messages: Message[] = [];
+  let pending: Attributed[] = [];
+  let answer = "";
+  let reason: EndReason = "completed";
+
+  const fire = async <P extends Point>(
+    point: P,
+    ctx: Omit<CtxOf<P>, "sessionId">,
+  ): Promise<ChainOutcome<CtxOf<P>>> => {
+    const outcome = await options.hooks.dispatch(point, { sessionId, ...ctx } as CtxOf<P>);
+    pending.push(...outcome.injects);
+    report(outcome, emit);
+    return outcome;
+  };
+
+  emit({ type: "session", sessionId, model: options.model.name });
+  await fire("agent_before", { cwd: options.cwd, config: options.config ?? {}, depth: options.depth ?? 0 });
+
+  let prompt = options.prompt;
+  for (let continues = 0; ; continues++) {
+    stats.turns++;
+    const turn = await fire("turn_before", { prompt, history: structuredClone(messages) });
+    if (turn.verdict === "block") {
+      reason = "prompt_blocked";
+      answer = "";
+      break;
+    }
+    messages.push({ role: "user", content: turn.ctx.prompt });
+    emit({ type: "user", text: turn.ctx.prompt });
+
+    const step = await runSteps();
+    if (step !== "ok") {
+      reason = step;
+      if (step === "model_error") break;
+    }
+    const after = await fire("turn_after", { answer, messages: structuredClone(messages) });
+    if (after.continues.length === 0 || continues >= maxContinues) break;
+    prompt = after.continues.map((c) => c.reason).join("\n");
+  }
+
+  if (reason !== "prompt_blocked") emit({ type: "answer", text: answer });
+  await fire("notify", {
+    message:
+      reason === "completed" ? "The agent finished and is waiting for you." : `The agent stopped: ${reason}.`,
+    level: reason === "completed" ? "info" : "warning",
+  });
+  stats.durationMs = Date.now() - started;
+  await fire("agent_after", { reason, stats: { ...stats } });
+  emit({ type: "end", reason, stats: { ...stats } });
+  return { sessionId, answer, reason, stats, messages };
+
+  async function runSteps(): Promise<"ok" | "max_steps" | "model_error"> {
+    for (let i = 0; i < maxSteps; i++) {
+      if (messages.length > compactAt) await compact();
+      const before = await fire("llm_before", {
+        systemPrompt: options.systemPrompt ?? defaultSystemPrompt,
+        messages: structuredClone(messages),
+        tools: tools.map((t) => t.spec),
+        model: options.model.name,
+      });
+      const request = { ...before.ctx, systemPrompt: withInjects(before.ctx.systemPrompt, pending) };
+      pending = [];
+      const callStarted = performance.now();
+      let result: Awaited<ReturnType<Model["complete"]>>;
+      try {
+        stats.modelCalls++;
+        result = await options.model.complete({
+          model: request.model,
+          systemPrompt: request.systemPrompt,
+          messages: request.messages,
+          tools: request.tools,
+        });
+      } catch (error) {
+        answer = "";
+        await fire("notify", { message: `The model call failed: ${errorText(error)}`, level: "error" });
+        return "model_error";
+      }
+      const after = await fire("llm_after", {
+        response: result.response,
+        usage: result.usage,
+        latencyMs: performance.now() - callStarted,
+        model: options.model.name,
+      });
+      const response = after.ctx.response;
+      messages.push({ role: "assistant", content: response.content, toolCalls: response.toolCalls });
+      emit({ type: "model", content: response.content, toolCalls: response.toolCalls });
+      answer = response.content;
+      if (response.toolCalls.length === 0) return "ok";
+      for (const call of response.toolCalls) {
+        messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: await callTool(call) });
+      }
+    }
+    return "max_steps";
+  }
+
+  async function callTool(call: {
+    id: string;
+    name: string;
+    args: Record<string, unknown>;
+  }): Promise<string> {
+    stats.toolCalls++;
+    const base = { tool: call.name, callId: call.id };
+    emit({ type: "tool_call", tool: call.name, callId: call.id, args: call.args });
+    const before = await fire("tool_before", { ...base, args: structuredClone(call.args) });
+    const args = before.ctx.args;
+    const refuse = (text: string) => {
+      emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text });
+      return text;
+    };
+    if (before.verdict === "block" && before.blockedBy) {
+      return refuse(`Blocked by hook "${before.blockedBy.hook}": ${before.blockedBy.reason}`);
+    }
+    if (before.verdict === "ask") {
+      const reasons = before.asks.map((a) => ({ hook: a.hook, text: a.reason }));
+      const summary = reasons.map((a) => `hook "${a.hook}": ${a.text}`).join("; ");
+      await fire("notify", { message: `Confirm ${call.name}? ${summary}`, level: "warning" });
+      if (!(await askPolicy({ tool: call.name, args, reasons }))) {
+        return refuse(`Not run: confirmation was required (${summary}) and was not given.`);
+      }
+    }
+    const tool = tools.find((t) => t.spec.name === call.name);
+    let text: string;
+    try {
+      if (!tool)
+        throw new ToolFailure(
+          `unknown tool "${call.name}"; available: ${tools.map((t) => t.spec.name).join(", ")}`,
+        );
+      text = await tool.run(args, { cwd: options.cwd });
+    } catch (error) {
+      const message = error instanceof ToolFailure ? error.message : errorText(error);
+      await fire("tool_error", { ...base, args, error: message });
+      emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text: message });
+      return `Error: ${message}`;
+    }
+    const after = await fire("tool_after", { ...base, args, result: text });
+    emit({ type: "tool_result", tool: call.name, callId: call.id, ok: true, text: after.ctx.result });
+    return after.ctx.result;
+  }
+
+  /** Keeps the recent tail, never starting it on a tool result whose call would be cut off. */
+  async function compact(): Promise<void> {
+    await fire("compact_before", { messages: structuredClone(messages), reason: "message_limit" });
+    let cut = messages.length - keptAfterCompaction;
+    while (cut < messages.length && messages[cut]?.role === "tool") cut++;
+    const removed = messages.splice(0, cut);
+    messages.unshift({ role: "user", content: `[${removed.length} earlier messages were compacted away]` });
+    emit({ type: "compacted", removed: removed.length });
+  }
+}
+
+function withInjects(systemPrompt: string, injects: Attributed[]): string {
+  if (injects.length === 0) return systemPrompt;
+  const blocks = injects.map((i) => `<hookyard-inject hook="${i.hook}">\n${i.text}\n</hookyard-inject>`);
+  return `${systemPrompt}\n\n${blocks.join("\n\n")}`;
+}
+
+/** Turns a chain's outcome into transcript events: one per effect, one per failure. */
+function report(outcome: ChainOutcome<AnyCtx>, emit: (event: AgentEvent) => void): void {
+  for (const run of outcome.runs) {
+    const base = {
+      type: "hook" as const,
+      point: outcome.point,
+      hook: run.hook,
+      trust: run.trust,
+      origin: run.origin,
+      ms: run.ms,
+    };
+    if (run.status !== "ok") emit({ ...base, effect: run.status });
+    for (const effect of run.effects) emit({ ...base, effect, text: effectText(outcome, run.hook, effect) });
+  }
+}
+
+function effectText(outcome: ChainOutcome<AnyCtx>, hook: string, effect: string): string | undefined {
+  const find = (list: Array<{ hook: string; text?: string; reason?: string }>) => {
+    const item = list.find((i) => i.hook === hook);
+    return item?.text ?? item?.reason;
+  };
+  switch (effect) {
+    case "block":
+      return outcome.blockedBy?.hook === hook ? outcome.blockedBy.reason : undefined;
+    case "ask":
+      return find(outcome.asks);
+    case "continue":
+      return find(outcome.continues);
+    case "inject":
+      return find(outcome.injects);
+    case "notice":
+      return find(outcome.notices);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,114 @@
+import { RunnerError } from "../../errors.js";
+import type { Message } from "../../events.js";
+import type { Model, ModelRequest, ModelResult } from "../model.js";
+
+export interface OpenAIModelOptions {
+  model: string;
+  /** Any OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, llama.cpp server. Ends before `/chat/completions`. */
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs?: number;
+}
+
+interface WireToolCall {
+  id: string;
+  type?: string;
+  function: { name: string; arguments: string };
+}
+
+/** Chat completions with tool calls over fetch; no SDK, so any compatible server works. */
+export class OpenAIModel implements Model {
+  readonly name: string;
+
+  constructor(private readonly options: OpenAIModelOptions) {
+    this.name = options.model;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResult> {
+    const url = `${this.options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    const body = {
+      model: this.options.model,
+      messages: [{ role: "system", content: request.systemPrompt }, ...request.messages.map(toWire)],
+      ...(request.tools.length > 0
+        ? {
+            tools: request.tools.map((t) => ({
+              type: "function",
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+          }
+        : {}),
+    };
+    const fail = (message: string, cause?: unknown) =>
+      new RunnerError("RUN_ERR_MODEL_FAILED", `${url}: ${message}`, { cause });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
+      });
+    } catch (error) {
+      throw fail((error as Error).message, error);
+    }
+    const text = await response.text();
+    if (!response.ok) throw fail(`answered ${response.status}: ${text.slice(0, 300)}`);
+    let data: {
+      choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] } }>;
+      usage?: { prompt_tokens?: number; completion_tokens?: number };
+    };
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw fail("answered with something that is not JSON", error);
+    }
+    const message = data.choices?.[0]?.message;
+    if (!message) throw fail("answered without choices[0].message");
+    return {
+      response: {
+        content: message.content ?? "",
+        toolCalls: (message.tool_calls ?? []).map((call) => ({
+          id: call.id,
+          name: call.function.name,
+          args: parseArguments(call.function.arguments),
+        })),
+      },
+      usage: {
+        inputTokens: data.usage?.prompt_tokens ?? 0,
+        outputTokens: data.usage?.completion_tokens ?? 0,
+      },
+    };
+  }
+}
+
+function toWire(message: Message): Record<string, unknown> {
+  if (message.role === "tool")
+    return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+  if (message.role === "assistant" && message.toolCalls?.length) {
+    return {
+      role: "assistant",
+      content: message.content || null,
+      tool_calls: message.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.args) },
+      })),
+    };
+  }
+  return { role: message.role, content: message.content };
+}
+
+/** Models sometimes send arguments that are not a JSON object; the tool then reports bad arguments. */
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text || "{}") as unknown;
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  return { _unparsed: text };
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { type CommandRuleConfig, commandRule, commandRuleSchema } from "./engines/command.js";
+import { type HttpRuleConfig, httpRule, httpRuleSchema } from "./engines/http.js";
+import { type InprocessConfig, inprocessRule } from "./engines/inprocess.js";
+import { promptRule, promptRuleSchema } from "./engines/prompt.js";
+import type { CompileContext } from "./engines/settings.js";
+import type { Rule } from "./rule.js";
+
+/** Rules that hookyard.json may declare: engines that need no code of their own. */
+export const configRuleSchema = z.discriminatedUnion("engine", [
+  commandRuleSchema,
+  httpRuleSchema,
+  promptRuleSchema,
+]);
+export type ConfigRule = z.infer<typeof configRuleSchema>;
+
+export type RuleConfig = InprocessConfig | ConfigRule;
+
+/** The only place that knows engines: picks one by `config.engine` and builds the Rule. */
+export function compileRule(config: RuleConfig, context: CompileContext): Rule {
+  switch (config.engine) {
+    case "inprocess":
+      return inprocessRule(config, context);
+    case "prompt":
+      return promptRule(config, context);
+    case "command":
+      return commandRule(config as CommandRuleConfig, context);
+    case "http":
+      return httpRule(config as HttpRuleConfig, context);
+  }
+}
+
+export type { CompileContext };

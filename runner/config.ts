@@ -1,0 +1,93 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { type ConfigRule, configRuleSchema } from "./compile-rule.js";
+import { RunnerError } from "./errors.js";
+import { hookSettingsSchema } from "./hook.js";
+
+export const configFileName = "hookyard.json";
+
+/** Per-hook overrides, by hook name: applied to builtin, workspace and configured hooks alike. */
+export const hookOverrideSchema = hookSettingsSchema.extend({ enabled: z.boolean().optional() }).strict();
+export type HookOverride = z.infer<typeof hookOverrideSchema>;
+
+const configSchema = z.looseObject({
+  hooks: z.record(z.string(), z.unknown()).default({}),
+  rules: z.array(z.unknown()).default([]),
+});
+
+export interface WorkspaceConfig {
+  overrides: Map<string, HookOverride>;
+  rules: ConfigRule[];
+  /** Entries that were refused, each with where it is and why; the rest still load. */
+  problems: Array<{ name: string; message: string }>;
+}
+
+/** Reads hookyard.json. A missing file is an empty config; a file that is not JSON is an error. */
+export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig> {
+  const file = join(root, configFileName);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { overrides: new Map(), rules: [], problems: [] };
+    throw new RunnerError(
+      "RUN_ERR_CONFIG_UNREADABLE",
+      `${file} could not be read: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new RunnerError(
+      "RUN_ERR_CONFIG_INVALID",
+      `${file} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const top = configSchema.safeParse(data);
+  if (!top.success) {
+    throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${file}: ${describeIssues(top.error)}`);
+  }
+  const config: WorkspaceConfig = { overrides: new Map(), rules: [], problems: [] };
+  for (const [name, value] of Object.entries(top.data.hooks)) {
+    const parsed = hookOverrideSchema.safeParse(value);
+    if (parsed.success) config.overrides.set(name, parsed.data);
+    else
+      config.problems.push({ name, message: `hookyard.json hooks.${name}: ${describeIssues(parsed.error)}` });
+  }
+  const seen = new Set<string>();
+  top.data.rules.forEach((value, index) => {
+    const parsed = configRuleSchema.safeParse(value);
+    const name = (value as { name?: unknown } | null)?.name;
+    const label = typeof name === "string" ? name : `rules[${index}]`;
+    if (!parsed.success) {
+      config.problems.push({
+        name: label,
+        message: `hookyard.json rules[${index}]: ${describeIssues(parsed.error)}`,
+      });
+    } else if (seen.has(parsed.data.name)) {
+      config.problems.push({
+        name: label,
+        message: `hookyard.json rules[${index}]: a rule named "${label}" is already defined`,
+      });
+    } else {
+      seen.add(parsed.data.name);
+      config.rules.push(parsed.data);
+    }
+  });
+  return config;
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ");
+}

@@ -1,0 +1,369 @@
+import type { z } from "zod";
+import { errorText, RunnerError } from "./errors.js";
+import {
+  type AnyCtx,
+  blockable,
+  ctxSchema,
+  type Effect,
+  legalEffects,
+  type Point,
+  rewritableFields,
+} from "./events.js";
+import { type ChainVerdict, type Decision, decisionSchema, type HookApi } from "./hook.js";
+import { CtxJournal } from "./journal.js";
+import type { Logger } from "./logger.js";
+import { compileMatcher, type MatchTest } from "./matcher.js";
+import type { Origin, Rule, Trust } from "./rule.js";
+
+export interface Attributed {
+  hook: string;
+  text: string;
+}
+
+export interface HookRun {
+  hook: string;
+  origin: Origin;
+  trust: Trust;
+  engine: string;
+  ms: number;
+  status: "ok" | "error" | "timeout";
+  effects: Effect[];
+}
+
+export interface DispatchWarning {
+  hook: string;
+  point: Point;
+  message: string;
+}
+
+/** What one chain decided. `ctx` is the same object that was passed in, as the hooks left it. */
+export interface ChainOutcome<C extends AnyCtx = AnyCtx> {
+  point: Point;
+  ctx: C;
+  verdict: ChainVerdict["verdict"];
+  blockedBy?: { hook: string; reason: string };
+  asks: Array<{ hook: string; reason: string }>;
+  continues: Array<{ hook: string; reason: string }>;
+  injects: Attributed[];
+  notices: Attributed[];
+  runs: HookRun[];
+  warnings: DispatchWarning[];
+}
+
+export interface DispatcherOptions {
+  logger: Logger;
+  apiFor: (rule: Rule) => HookApi;
+  /** Background calls in flight at once; past it new ones are dropped with a warning. */
+  backgroundLimit?: number;
+  drainTimeoutMs?: number;
+}
+
+interface Entry {
+  rule: Rule;
+  matches: Map<Point, MatchTest>;
+  api: HookApi;
+}
+
+/** Extra wait before the dispatcher gives up on an engine that enforces its own timeout. */
+const selfTimedGraceMs = 1_000;
+
+export class Dispatcher {
+  private readonly chains = new Map<Point, Entry[]>();
+  private readonly backgroundChains = new Map<Point, Entry[]>();
+  private readonly pending = new Set<Promise<void>>();
+  private readonly backgroundLimit: number;
+  private readonly drainTimeoutMs: number;
+
+  /** `rules` in registration order; chains are sorted here once, by priority then that order. */
+  constructor(
+    rules: readonly Rule[],
+    private readonly options: DispatcherOptions,
+  ) {
+    this.backgroundLimit = options.backgroundLimit ?? 256;
+    this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+    const sorted = rules.map((rule, index) => ({ rule, index }));
+    sorted.sort((a, b) => a.rule.priority - b.rule.priority || a.index - b.index);
+    for (const { rule } of sorted) {
+      const entry: Entry = {
+        rule,
+        matches: compileMatcher(rule.matcher, rule.name, rule.points),
+        api: options.apiFor(rule),
+      };
+      const chains = rule.mode === "background" ? this.backgroundChains : this.chains;
+      for (const point of rule.points) {
+        const chain = chains.get(point) ?? [];
+        chain.push(entry);
+        chains.set(point, chain);
+      }
+    }
+  }
+
+  /** The synchronous chain at a point, then the background hooks, in execution order. */
+  chain(point: Point): { sync: Rule[]; background: Rule[] } {
+    return {
+      sync: (this.chains.get(point) ?? []).map((e) => e.rule),
+      background: (this.backgroundChains.get(point) ?? []).map((e) => e.rule),
+    };
+  }
+
+  async dispatch<C extends AnyCtx>(point: Point, ctx: C): Promise<ChainOutcome<C>> {
+    const outcome: ChainOutcome<C> = {
+      point,
+      ctx,
+      verdict: "allow",
+      asks: [],
+      continues: [],
+      injects: [],
+      notices: [],
+      runs: [],
+      warnings: [],
+    };
+    for (const entry of this.chains.get(point) ?? []) {
+      if (!entry.matches.get(point)?.(ctx)) continue;
+      const stop = await this.runOne(entry, point, outcome);
+      if (stop) break;
+    }
+    this.launchBackground(point, outcome);
+    if (point === "agent_after") await this.drain();
+    return outcome;
+  }
+
+  /** Waits for background hooks still running, at most drainTimeoutMs. */
+  async drain(): Promise<void> {
+    const deadline = Date.now() + this.drainTimeoutMs;
+    while (this.pending.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        this.options.logger.warn(
+          `${this.pending.size} background hook call(s) still running after drain timeout`,
+        );
+        return;
+      }
+      await raceTimer(Promise.allSettled([...this.pending]), left);
+    }
+  }
+
+  private async runOne<C extends AnyCtx>(
+    entry: Entry,
+    point: Point,
+    outcome: ChainOutcome<C>,
+  ): Promise<boolean> {
+    const { rule } = entry;
+    const journal = new CtxJournal<AnyCtx>(outcome.ctx);
+    const started = performance.now();
+    let decision: Decision | undefined;
+    try {
+      let result = rule.run(point, journal.view, entry.api);
+      if (isThenable(result)) result = await this.within(result, rule, point);
+      decision = parseDecision(result, rule, point);
+    } catch (error) {
+      journal.rollback();
+      journal.revoke();
+      return this.fail(entry, point, outcome, error, performance.now() - started);
+    }
+    const effects = this.apply(rule, point, decision, journal, outcome);
+    journal.revoke();
+    outcome.runs.push(run(rule, performance.now() - started, "ok", effects));
+    return outcome.verdict === "block";
+  }
+
+  /** Applies one hook's decision; every effect is checked alone, and an illegal one is dropped whole. */
+  private apply(
+    rule: Rule,
+    point: Point,
+    decision: Decision | undefined,
+    journal: CtxJournal<AnyCtx>,
+    outcome: ChainOutcome,
+  ): Effect[] {
+    const legal = legalEffects(point);
+    const effects: Effect[] = [];
+    const drop = (effect: string) =>
+      this.warn(outcome, rule.name, point, `returned "${effect}", which is not allowed at ${point}; dropped`);
+
+    if (decision?.rewrite) {
+      if (legal.has("rewrite")) {
+        for (const [field, value] of Object.entries(decision.rewrite)) journal.view[field] = value;
+      } else drop("rewrite");
+    }
+    if (journal.changed) {
+      const refusal = this.checkRewrite(point, journal, outcome.ctx);
+      if (refusal) {
+        journal.rollback();
+        this.warn(outcome, rule.name, point, `${refusal}; its changes were undone`);
+      } else effects.push("rewrite");
+    }
+    if (!decision) return effects;
+
+    if (decision.block !== undefined) {
+      if (legal.has("block")) {
+        effects.push("block");
+        outcome.verdict = "block";
+        outcome.blockedBy = { hook: rule.name, reason: decision.block };
+      } else drop("block");
+    }
+    if (decision.ask !== undefined) {
+      if (legal.has("ask")) {
+        effects.push("ask");
+        outcome.asks.push({ hook: rule.name, reason: decision.ask });
+        if (outcome.verdict === "allow") outcome.verdict = "ask";
+      } else drop("ask");
+    }
+    if (decision.continue !== undefined) {
+      if (legal.has("continue")) {
+        effects.push("continue");
+        outcome.continues.push({ hook: rule.name, reason: decision.continue });
+      } else drop("continue");
+    }
+    if (decision.inject !== undefined) {
+      effects.push("inject");
+      outcome.injects.push({ hook: rule.name, text: decision.inject });
+    }
+    if (decision.notice !== undefined) {
+      effects.push("notice");
+      outcome.notices.push({ hook: rule.name, text: decision.notice });
+    }
+    return effects;
+  }
+
+  /** A reason to refuse the writes a hook made, or undefined when they are all legal and valid. */
+  private checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): string | undefined {
+    const rewritable = rewritableFields(point);
+    const illegal = [...journal.touched].filter((field) => !rewritable.includes(field));
+    if (illegal.length > 0) {
+      const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
+      return `changed ${illegal.join(", ")} at ${point}, where ${allowed} rewritten`;
+    }
+    const shape = (ctxSchema(point) as z.ZodObject).shape;
+    for (const field of journal.touched) {
+      const result = (shape[field] as z.ZodType).safeParse(ctx[field]);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const where = [field, ...(issue?.path ?? [])].join(".");
+        return `rewrote ${field} into something invalid (${where}: ${issue?.message})`;
+      }
+    }
+    return undefined;
+  }
+
+  private fail(entry: Entry, point: Point, outcome: ChainOutcome, error: unknown, ms: number): boolean {
+    const { rule } = entry;
+    const timedOut = error instanceof RunnerError && error.code === "RUN_ERR_HOOK_TIMEOUT";
+    const closed = rule.onError === "block" && blockable(point);
+    const consequence = closed ? "blocking, as its onError is block" : "ignored, ctx restored";
+    this.options.logger.error(
+      `hook "${rule.name}" (${rule.origin}) at ${point} ${timedOut ? "timed out" : "failed"}: ${errorText(error)} (${consequence})`,
+    );
+    outcome.warnings.push({ hook: rule.name, point, message: errorText(error) });
+    outcome.runs.push(run(rule, ms, timedOut ? "timeout" : "error", closed ? ["block"] : []));
+    if (!closed) return false;
+    outcome.verdict = "block";
+    outcome.blockedBy = {
+      hook: rule.name,
+      reason: `hook "${rule.name}" failed and blocks on error: ${errorText(error)}`,
+    };
+    return true;
+  }
+
+  private warn(outcome: ChainOutcome, hook: string, point: Point, message: string): void {
+    this.options.logger.warn(`hook "${hook}" at ${point} ${message}`);
+    outcome.warnings.push({ hook, point, message });
+  }
+
+  private within<T>(promise: PromiseLike<T>, rule: Rule, point: Point): Promise<T> {
+    const ms = rule.timeoutMs + (rule.selfTimed ? selfTimedGraceMs : 0);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          new RunnerError("RUN_ERR_HOOK_TIMEOUT", `no answer within ${rule.timeoutMs} ms`, {
+            hook: rule.name,
+            point,
+          }),
+        );
+      }, ms);
+      promise.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Observe-only calls after the chain: each gets its own copy of the final ctx and the verdict. */
+  private launchBackground(point: Point, outcome: ChainOutcome): void {
+    const entries = this.backgroundChains.get(point);
+    if (!entries) return;
+    const verdict: ChainVerdict = {
+      verdict: outcome.verdict,
+      ...(outcome.blockedBy ? { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } : {}),
+    };
+    for (const entry of entries) {
+      if (!entry.matches.get(point)?.(outcome.ctx)) continue;
+      if (this.pending.size >= this.backgroundLimit) {
+        this.warn(
+          outcome,
+          entry.rule.name,
+          point,
+          `was not run: ${this.backgroundLimit} background calls already pending`,
+        );
+        continue;
+      }
+      const copy = structuredClone(outcome.ctx);
+      const task = this.runBackground(entry, point, copy, verdict);
+      this.pending.add(task);
+      void task.finally(() => this.pending.delete(task));
+    }
+  }
+
+  private async runBackground(entry: Entry, point: Point, ctx: AnyCtx, verdict: ChainVerdict): Promise<void> {
+    const { rule } = entry;
+    try {
+      const result = rule.run(point, ctx, { ...entry.api, outcome: verdict });
+      if (isThenable(result)) await this.within(result, rule, point);
+    } catch (error) {
+      this.options.logger.error(`background hook "${rule.name}" at ${point} failed: ${errorText(error)}`);
+    }
+  }
+}
+
+function run(rule: Rule, ms: number, status: HookRun["status"], effects: Effect[]): HookRun {
+  return {
+    hook: rule.name,
+    origin: rule.origin,
+    trust: rule.trust,
+    engine: rule.engine,
+    ms,
+    status,
+    effects,
+  };
+}
+
+/** Accepts promises from other realms too (an isolate's), as hookable does. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+function parseDecision(value: unknown, rule: Rule, point: Point): Decision | undefined {
+  if (value === undefined || value === null) return undefined;
+  const parsed = decisionSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) =>
+    i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
+  );
+  throw new RunnerError("RUN_ERR_BAD_DECISION", `returned an invalid decision (${issues.join("; ")})`, {
+    hook: rule.name,
+    point,
+  });
+}
+
+function raceTimer(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

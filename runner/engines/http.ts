@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { RunnerError } from "../errors.js";
+import type { Decision } from "../hook.js";
+import { defaults, type Rule } from "../rule.js";
+import {
+  type CompileContext,
+  hookPayload,
+  parseDecisionText,
+  ruleBaseSchema,
+  ruleSettings,
+} from "./settings.js";
+
+/** A hook as a web service: the ctx is POSTed as JSON; a 2xx JSON body is the decision. */
+export const httpRuleSchema = ruleBaseSchema.extend({
+  engine: z.literal("http"),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type HttpRuleConfig = z.infer<typeof httpRuleSchema>;
+
+const bodyCap = 1024 * 1024;
+
+export function httpRule(config: HttpRuleConfig, context: CompileContext): Rule {
+  const rule: Rule = {
+    ...ruleSettings(config, context, defaults.externalTimeoutMs),
+    engine: "http",
+    trust: "trusted",
+    source: config.url,
+    selfTimed: true,
+    run: async (point, ctx) => {
+      const fail = (message: string, cause?: unknown) =>
+        new RunnerError("RUN_ERR_HTTP_FAILED", `${config.url}: ${message}`, {
+          hook: rule.name,
+          point,
+          cause,
+        });
+      let response: Response;
+      try {
+        response = await fetch(config.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...config.headers },
+          body: hookPayload(rule, point, ctx),
+          signal: AbortSignal.timeout(rule.timeoutMs),
+        });
+      } catch (error) {
+        if ((error as Error).name === "TimeoutError") {
+          throw new RunnerError(
+            "RUN_ERR_HOOK_TIMEOUT",
+            `${config.url} did not answer within ${rule.timeoutMs} ms`,
+            {
+              hook: rule.name,
+              point,
+            },
+          );
+        }
+        throw fail(`request failed (${(error as Error).message})`, error);
+      }
+      const body = await readCapped(response).catch((error: unknown) => {
+        throw fail(`reading the answer failed (${(error as Error).message})`, error);
+      });
+      if (response.status < 200 || response.status > 299) {
+        throw fail(`answered ${response.status}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ""}`);
+      }
+      if (body.trim() === "") return undefined;
+      try {
+        const parsed = parseDecisionText(body);
+        if (parsed) return parsed.json as Decision;
+      } catch {
+        // fall through: not JSON
+      }
+      throw fail("answered 2xx with a body that is not a JSON object");
+    },
+  };
+  return rule;
+}
+
+async function readCapped(response: Response): Promise<string> {
+  if (!response.body) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > bodyCap) throw new Error(`answer larger than ${bodyCap} bytes`);
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}

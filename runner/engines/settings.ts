@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { type Point, points } from "../events.js";
+import { hookNameSchema, hookSettingsSchema } from "../hook.js";
+import { defaults, type Origin, type Rule } from "../rule.js";
+
+/** Fields every rule in hookyard.json has, whatever its engine. */
+export const ruleBaseSchema = hookSettingsSchema.extend({
+  name: hookNameSchema,
+  events: z.array(z.enum(points as [Point, ...Point[]])).min(1),
+});
+export type RuleBase = z.infer<typeof ruleBaseSchema>;
+
+export interface CompileContext {
+  /** The workspace root: commands run there, relative paths resolve from there. */
+  root: string;
+  origin: Origin;
+}
+
+/** The Rule fields that come from settings, with defaults filled in. */
+export function ruleSettings(
+  base: RuleBase,
+  context: CompileContext,
+  timeoutMs: number,
+): Pick<Rule, "name" | "origin" | "points" | "priority" | "matcher" | "onError" | "mode" | "timeoutMs"> {
+  return {
+    name: base.name,
+    origin: context.origin,
+    points: [...new Set(base.events)],
+    priority: base.priority ?? defaults.priority,
+    matcher: base.matcher,
+    onError: base.onError ?? defaults.onError,
+    mode: base.mode ?? defaults.mode,
+    timeoutMs: base.timeoutMs ?? timeoutMs,
+  };
+}
+
+/** The JSON a command or http hook receives. */
+export function hookPayload(rule: Rule, point: Point, ctx: unknown): string {
+  return JSON.stringify({ point, hook: rule.name, ctx });
+}
+
+/** stdout or a response body: a JSON object is a decision, empty is none, anything else is `undefined`. */
+export function parseDecisionText(text: string): { json: unknown } | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  return { json: JSON.parse(trimmed) };
+}

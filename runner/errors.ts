@@ -1,0 +1,43 @@
+const messages = {
+  RUN_ERR_HOOK_THREW: "Hook threw",
+  RUN_ERR_HOOK_TIMEOUT: "Hook timed out",
+  RUN_ERR_HOOK_LOAD: "Hook failed to load",
+  RUN_ERR_HOOK_INVALID: "Hook definition is invalid",
+  RUN_ERR_BAD_DECISION: "Hook returned something that is not a decision",
+  RUN_ERR_COMMAND_FAILED: "Command hook failed",
+  RUN_ERR_HTTP_FAILED: "HTTP hook failed",
+  RUN_ERR_CONFIG_INVALID: "hookyard.json is invalid",
+  RUN_ERR_CONFIG_UNREADABLE: "hookyard.json could not be read",
+  RUN_ERR_BAD_MATCHER: "Matcher is invalid",
+  RUN_ERR_STATE_INVALID: "State value is not JSON-serialisable",
+  RUN_ERR_STATE_CORRUPT: "State file is not valid JSON",
+  RUN_ERR_SCRIPT_INVALID: "Model script is invalid",
+  RUN_ERR_MODEL_FAILED: "Model call failed",
+  RUN_ERR_TOOL_FAILED: "Tool failed",
+  RUN_ERR_BAD_CTX: "ctx does not match its point's schema",
+  RUN_ERR_CLOSED: "Hooks were closed",
+} as const;
+
+export type RunnerErrorCode = keyof typeof messages;
+
+export class RunnerError extends Error {
+  override readonly name = "RunnerError";
+  constructor(
+    readonly code: RunnerErrorCode,
+    message: string = messages[code],
+    options?: ErrorOptions & { hook?: string; point?: string },
+  ) {
+    super(message, options);
+    this.hook = options?.hook;
+    this.point = options?.point;
+  }
+  readonly hook: string | undefined;
+  readonly point: string | undefined;
+}
+
+export const runnerErrorCodes = Object.keys(messages) as RunnerErrorCode[];
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,224 @@
+import { stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { builtinHooks } from "./builtin/index.js";
+import { compileRule } from "./compile-rule.js";
+import { configFileName, describeIssues, type HookOverride, readWorkspaceConfig } from "./config.js";
+import { type ChainOutcome, Dispatcher } from "./dispatch.js";
+import { errorText, RunnerError } from "./errors.js";
+import { type CtxOf, ctxSchema, type Point, points } from "./events.js";
+import { loadWorkspaceHooks } from "./loaders/workspace.js";
+import { type Logger, stderrLogger } from "./logger.js";
+import { compileMatcher } from "./matcher.js";
+import type { Origin, Rule, Trust } from "./rule.js";
+import { StateStore } from "./state.js";
+import { trustedApi } from "./trusted-api.js";
+
+export interface LoadHooksOptions {
+  /** Any directory inside the workspace; the root is the nearest one holding hookyard.json or .hookyard/. */
+  cwd?: string;
+  logger?: Logger;
+  /** Validate each ctx against its point's schema before dispatch (default true). */
+  validate?: boolean;
+  backgroundLimit?: number;
+}
+
+export interface ListedHook {
+  name: string;
+  origin: Origin;
+  trust: Trust;
+  engine: string;
+  priority: number;
+  mode: "sync" | "background";
+  onError: "open" | "block";
+  matcher: Record<string, string> | undefined;
+  source: string;
+}
+
+export interface LoadProblem {
+  name: string;
+  message: string;
+  file?: string;
+}
+
+export interface Hooks {
+  readonly root: string;
+  /** Runs the chain at `point`. `ctx` is changed in place by rewrites and is also `outcome.ctx`. */
+  dispatch<P extends Point>(point: P, ctx: CtxOf<P>): Promise<ChainOutcome<CtxOf<P>>>;
+  /** Every point's chain in execution order: synchronous hooks, then background ones. */
+  list(): Array<{ point: Point; hooks: ListedHook[] }>;
+  /** Hook files and config entries that did not load, each by name. */
+  readonly problems: readonly LoadProblem[];
+  /** Waits for background hooks and pending state writes. */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function findWorkspaceRoot(cwd: string): Promise<string> {
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    if ((await exists(join(dir, configFileName))) || (await exists(join(dir, ".hookyard")))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+/**
+ * Loads builtin hooks, workspace hook files and hookyard.json rules, applies per-name overrides,
+ * and returns a dispatcher. Registration order (for priority ties) is builtin, then workspace,
+ * each in name order; a workspace hook or rule of the same name replaces a builtin.
+ */
+export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> {
+  const logger = options.logger ?? stderrLogger;
+  const root = await findWorkspaceRoot(options.cwd ?? process.cwd());
+  const config = await readWorkspaceConfig(root);
+  const workspace = await loadWorkspaceHooks(root);
+  const problems: LoadProblem[] = [...config.problems, ...workspace.problems];
+  for (const problem of problems) {
+    logger.error(`${problem.file ?? "hookyard.json"}: hook "${problem.name}" skipped: ${problem.message}`);
+  }
+
+  const byName = new Map<string, { origin: Origin; build: () => Rule }>();
+  for (const definition of builtinHooks(root)) {
+    byName.set(definition.name, {
+      origin: "builtin",
+      build: () =>
+        compileRule(
+          {
+            engine: "inprocess",
+            definition: withOverride(definition, config.overrides.get(definition.name)),
+            source: "builtin",
+          },
+          { root, origin: "builtin" },
+        ),
+    });
+  }
+  const workspaceEntries: Array<[string, () => Rule]> = [
+    ...workspace.hooks.map(({ file, definition }): [string, () => Rule] => [
+      definition.name,
+      () =>
+        compileRule(
+          {
+            engine: "inprocess",
+            definition: withOverride(definition, config.overrides.get(definition.name)),
+            source: file,
+          },
+          { root, origin: "workspace" },
+        ),
+    ]),
+    ...config.rules.map((rule): [string, () => Rule] => [
+      rule.name,
+      () =>
+        compileRule(
+          { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
+          { root, origin: "workspace" },
+        ),
+    ]),
+  ];
+  workspaceEntries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, build] of workspaceEntries) {
+    if (byName.get(name)?.origin === "workspace") {
+      problems.push({
+        name,
+        message: `hook "${name}" is defined twice in the workspace; the second one is skipped`,
+      });
+      logger.error(`hook "${name}" is defined twice in the workspace; the second one is skipped`);
+      continue;
+    }
+    // Deleting first puts an override in workspace order, not in the builtin's slot.
+    byName.delete(name);
+    byName.set(name, { origin: "workspace", build });
+  }
+  for (const name of config.overrides.keys()) {
+    if (!byName.has(name)) logger.warn(`hookyard.json overrides hook "${name}", but no hook has that name`);
+  }
+
+  const rules: Rule[] = [];
+  for (const [name, entry] of byName) {
+    if (config.overrides.get(name)?.enabled === false) continue;
+    try {
+      const rule = entry.build();
+      compileMatcher(rule.matcher, rule.name, rule.points);
+      rules.push(rule);
+    } catch (error) {
+      problems.push({ name, message: errorText(error) });
+      logger.error(`hook "${name}" skipped: ${errorText(error)}`);
+    }
+  }
+  const state = new StateStore(join(root, ".hookyard", "state"));
+  const dispatcher = new Dispatcher(rules, {
+    logger,
+    apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+    ...(options.backgroundLimit ? { backgroundLimit: options.backgroundLimit } : {}),
+  });
+  const validate = options.validate ?? true;
+  let closed = false;
+
+  return {
+    root,
+    problems,
+    dispatch: async (point, ctx) => {
+      if (closed) throw new RunnerError("RUN_ERR_CLOSED", "dispatch after close(); load the hooks again");
+      if (validate) {
+        const parsed = ctxSchema(point).safeParse(ctx);
+        if (!parsed.success) {
+          throw new RunnerError(
+            "RUN_ERR_BAD_CTX",
+            `ctx for ${point} is invalid: ${describeIssues(parsed.error)}`,
+            {
+              point,
+            },
+          );
+        }
+      }
+      return dispatcher.dispatch(point, ctx);
+    },
+    list: () =>
+      points.map((point) => {
+        const { sync, background } = dispatcher.chain(point);
+        return { point, hooks: [...sync, ...background].map(listed) };
+      }),
+    drain: async () => {
+      await dispatcher.drain();
+      await state.flush();
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await dispatcher.drain();
+      await state.flush();
+      await Promise.all(rules.map((rule) => rule.close?.()));
+    },
+  };
+}
+
+function withOverride<T extends object>(definition: T, override: HookOverride | undefined): T {
+  return override ? { ...definition, ...stripEnabled(override) } : definition;
+}
+
+function stripEnabled(override: HookOverride | undefined): Omit<HookOverride, "enabled"> {
+  if (!override) return {};
+  const { enabled: _enabled, ...settings } = override;
+  return settings;
+}
+
+function listed(rule: Rule): ListedHook {
+  return {
+    name: rule.name,
+    origin: rule.origin,
+    trust: rule.trust,
+    engine: rule.engine,
+    priority: rule.priority,
+    mode: rule.mode,
+    onError: rule.onError,
+    matcher: rule.matcher,
+    source: rule.source,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import { mkdir, readdir, rename, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
+import { describeIssues } from "../config.js";
+import { errorText } from "../errors.js";
+import { type HookDefinition, hookDefinitionSchema } from "../hook.js";
+
+export const hookFileExtensions = [".ts", ".mts", ".mjs", ".js"];
+
+export interface LoadedHookFile {
+  file: string;
+  definition: HookDefinition;
+}
+
+export interface HookFileProblem {
+  name: string;
+  file: string;
+  message: string;
+}
+
+/**
+ * Loads `.hookyard/hooks/*.{ts,mts,mjs,js}` in name order. Each file is bundled by esbuild (so
+ * TypeScript needs no build step and `import { defineHook } from "hookyard"` works without hookyard
+ * installed in the project) and imported from `.hookyard/cache/`. A file that fails is reported
+ * by name and skipped; the others still load.
+ */
+export async function loadWorkspaceHooks(
+  root: string,
+): Promise<{ hooks: LoadedHookFile[]; problems: HookFileProblem[] }> {
+  const dir = join(root, ".hookyard", "hooks");
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter(
+      (n) => hookFileExtensions.some((ext) => n.endsWith(ext)) && !n.endsWith(".d.ts"),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { hooks: [], problems: [] };
+    throw error;
+  }
+  names.sort();
+  const hooks: LoadedHookFile[] = [];
+  const problems: HookFileProblem[] = [];
+  const byName = new Map<string, string>();
+  for (const name of names) {
+    const file = join(dir, name);
+    const stem = basename(name).replace(/\.[^.]+$/, "");
+    try {
+      const definition = await importHookFile(root, file);
+      const previous = byName.get(definition.name);
+      if (previous) throw new Error(`hook name "${definition.name}" is already used by ${previous}`);
+      byName.set(definition.name, file);
+      hooks.push({ file, definition });
+    } catch (error) {
+      problems.push({ name: stem, file, message: errorText(error) });
+    }
+  }
+  return { hooks, problems };
+}
+
+async function importHookFile(root: string, file: string): Promise<HookDefinition> {
+  const code = await bundle(file);
+  const cacheDir = join(root, ".hookyard", "cache", "hooks");
+  const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
+  const cached = join(cacheDir, `${basename(file).replace(/\.[^.]+$/, "")}.${hash}.mjs`);
+  await mkdir(cacheDir, { recursive: true });
+  const temp = `${cached}.${process.pid}.tmp`;
+  await writeFile(temp, code);
+  await rename(temp, cached);
+  const module = (await import(pathToFileURL(cached).href)) as { default?: unknown };
+  const parsed = hookDefinitionSchema.safeParse(module.default);
+  if (!parsed.success) {
+    throw new Error(`its default export is not a hook (use defineHook): ${describeIssues(parsed.error)}`);
+  }
+  return module.default as HookDefinition;
+}
+
+/** `hookyard` inside a hook file is this tiny module: defineHook is an identity function. */
+const hookyardShim: Plugin = {
+  name: "hookyard-shim",
+  setup(b) {
+    b.onResolve({ filter: /^hookyard$/ }, () => ({ path: "hookyard", namespace: "hookyard-shim" }));
+    b.onLoad({ filter: /.*/, namespace: "hookyard-shim" }, () => ({
+      contents: "export const defineHook = (hook) => hook;",
+      loader: "js",
+    }));
+  },
+};
+
+async function bundle(file: string): Promise<string> {
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    write: false,
+    logLevel: "silent",
+    sourcemap: "inline",
+    plugins: [hookyardShim],
+  }).catch(
+    (error: { errors?: Array<{ text: string; location?: { line: number; column: number } | null }> }) => {
+      const first = error.errors?.[0];
+      if (!first) throw error;
+      const at = first.location ? ` (line ${first.location.line}, column ${first.location.column + 1})` : "";
+      throw new Error(`${first.text}${at}`);
+    },
+  );
+  const output = result.outputFiles[0];
+  if (!output) throw new Error("esbuild produced no output");
+  return output.text;
+}

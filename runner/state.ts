@@ -1,0 +1,106 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { RunnerError } from "./errors.js";
+
+export interface HookState {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/**
+ * Per-hook key/value state in `.hookyard/state/<hook>.json`. Sets apply to memory in call order
+ * and reach disk through one write queue, each write an atomic replace of the hook's file, so
+ * concurrent sets are never lost and a crash never leaves half a file.
+ */
+export class StateStore {
+  private readonly maps = new Map<string, Promise<Map<string, unknown>>>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private writes = 0;
+
+  constructor(private readonly dir: string) {}
+
+  forHook(hook: string): HookState {
+    return {
+      get: async <T>(key: string) => {
+        const value = (await this.load(hook)).get(key);
+        return value === undefined ? undefined : (structuredClone(value) as T);
+      },
+      set: (key, value) => this.set(hook, key, value),
+    };
+  }
+
+  /** Resolves once every write queued so far is on disk. */
+  flush(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
+  private set(hook: string, key: string, value: unknown): Promise<void> {
+    let copy: unknown;
+    try {
+      copy = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    } catch (error) {
+      return Promise.reject(
+        new RunnerError(
+          "RUN_ERR_STATE_INVALID",
+          `state "${key}" of hook "${hook}" is not JSON-serialisable`,
+          {
+            hook,
+            cause: error,
+          },
+        ),
+      );
+    }
+    return this.load(hook).then((map) => {
+      if (copy === undefined) map.delete(key);
+      else map.set(key, copy);
+      return this.persist(hook, map);
+    });
+  }
+
+  private persist(hook: string, map: Map<string, unknown>): Promise<void> {
+    const file = this.file(hook);
+    const write = this.queue.then(async () => {
+      await mkdir(this.dir, { recursive: true });
+      const temp = `${file}.${process.pid}.${++this.writes}.tmp`;
+      await writeFile(temp, `${JSON.stringify(Object.fromEntries(map), null, 2)}\n`);
+      await rename(temp, file);
+    });
+    this.queue = write.catch(() => undefined);
+    return write;
+  }
+
+  private load(hook: string): Promise<Map<string, unknown>> {
+    let loaded = this.maps.get(hook);
+    if (!loaded) {
+      loaded = this.read(hook);
+      this.maps.set(hook, loaded);
+      loaded.catch(() => this.maps.delete(hook));
+    }
+    return loaded;
+  }
+
+  private async read(hook: string): Promise<Map<string, unknown>> {
+    const file = this.file(hook);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+      throw error;
+    }
+    try {
+      const data = JSON.parse(text) as unknown;
+      if (typeof data !== "object" || data === null || Array.isArray(data)) throw new Error("not an object");
+      return new Map(Object.entries(data));
+    } catch (error) {
+      throw new RunnerError("RUN_ERR_STATE_CORRUPT", `${file} is not a JSON object; fix or delete it`, {
+        hook,
+        cause: error,
+      });
+    }
+  }
+
+  private file(hook: string): string {
+    return join(this.dir, `${hook}.json`);
+  }
+}

@@ -1,0 +1,78 @@
+import { execFile } from "node:child_process";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { ExecResult, FileStat, HookApi } from "./hook.js";
+import type { Logger } from "./logger.js";
+import type { HookState } from "./state.js";
+
+export interface TrustedApiOptions {
+  hook: string;
+  /** Workspace root: relative paths resolve from here. */
+  root: string;
+  state: HookState;
+  logger: Logger;
+}
+
+const execTimeoutMs = 30_000;
+const execOutputCap = 4 * 1024 * 1024;
+
+/** The unrestricted API for builtin and workspace hooks. Same shape as the sandbox's granted API. */
+export function trustedApi(options: TrustedApiOptions): HookApi {
+  const at = (path: string) => resolve(options.root, path);
+  return {
+    hook: options.hook,
+    fs: {
+      readFile: (path) => readFile(at(path), "utf8"),
+      writeFile: async (path, data) => {
+        await mkdir(dirname(at(path)), { recursive: true });
+        await writeFile(at(path), data);
+      },
+      readdir: async (path) => (await readdir(at(path))).sort(),
+      stat: async (path): Promise<FileStat> => {
+        const info = await stat(at(path));
+        const type = info.isFile()
+          ? "file"
+          : info.isDirectory()
+            ? "directory"
+            : info.isSymbolicLink()
+              ? "symlink"
+              : "other";
+        return { type, size: info.size, mtimeMs: info.mtimeMs };
+      },
+    },
+    net: {
+      fetch: async (url, init) => {
+        const response = await fetch(url, { ...init, signal: AbortSignal.timeout(execTimeoutMs) });
+        return {
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          body: await response.text(),
+        };
+      },
+    },
+    process: {
+      exec: (command, args = [], opts = {}) =>
+        new Promise<ExecResult>((done) => {
+          const child = execFile(
+            command,
+            args,
+            {
+              cwd: opts.cwd ? at(opts.cwd) : options.root,
+              timeout: opts.timeoutMs ?? execTimeoutMs,
+              maxBuffer: execOutputCap,
+              encoding: "utf8",
+            },
+            (error, stdout, stderr) => {
+              const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+              done({ code, stdout, stderr: stderr || (error && code === null ? error.message : "") });
+            },
+          );
+          child.stdin?.on("error", () => {});
+          child.stdin?.end(opts.input ?? "");
+        }),
+    },
+    env: { get: (name) => process.env[name] },
+    log: (...parts) => options.logger.info(`[${options.hook}] ${parts.map(String).join(" ")}`),
+    state: options.state,
+  };
+}
