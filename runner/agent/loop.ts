@@ -77,9 +77,6 @@ export interface AgentResult {
 const defaultSystemPrompt =
   "You are a careful coding agent working in the user's workspace. Use the tools to inspect and change files.";
 
-/** How many recent messages survive a compaction. */
-const keptAfterCompaction = 6;
-
 /**
  * A small ReAct loop that fires all eleven points. Hook injects are collected and appended,
  * attributed to their hook, to the system prompt of the very next model request.
@@ -236,7 +233,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   /** Keeps the recent tail, never starting it on a tool result whose call would be cut off. */
   async function compact(): Promise<void> {
     await fire("compact_before", { messages: structuredClone(messages), reason: "message_limit" });
-    let cut = messages.length - keptAfterCompaction;
+    // Keep the newer half, so one compaction buys room for several more steps.
+    let cut = messages.length - Math.max(2, Math.floor(compactAt / 2));
     while (cut < messages.length && messages[cut]?.role === "tool") cut++;
     const removed = messages.splice(0, cut);
     messages.unshift({ role: "user", content: `[${removed.length} earlier messages were compacted away]` });

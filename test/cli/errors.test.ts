@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { hookyard } from "../helpers/cli.js";
+import { workspace } from "../helpers/workspace.js";
+
+describe("hookyard errors", () => {
+  it("an unknown command is a usage error (exit 2)", async () => {
+    const result = await hookyard(["frobnicate"], { cwd: await workspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it("a model spec it does not understand is a usage error naming the code and the fix", async () => {
+    const result = await hookyard(["run", "hi", "--model", "gpt"], { cwd: await workspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      "hookyard: CLI_ERR_MODEL_SPEC: --model gpt is not understood (use --model scripted:<file.json> or --model openai:<model-name>)",
+    );
+  });
+
+  it("a broken hookyard.json is one clear line, no stack trace; --debug adds the stack", async () => {
+    const dir = await workspace({ "hookyard.json": "{ rules: [" });
+    const plain = await hookyard(["list"], { cwd: dir });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/^hookyard: RUN_ERR_CONFIG_INVALID: .*hookyard\.json is not valid JSON/);
+    expect(plain.stderr.trim().split("\n")).toHaveLength(1);
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+
+    const debug = await hookyard(["list", "--debug"], { cwd: dir });
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+
+  it("a missing script file is reported with its path", async () => {
+    const result = await hookyard(["run", "hi", "--model", "scripted:nope.json"], { cwd: await workspace() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/RUN_ERR_SCRIPT_INVALID: .*nope\.json/);
+  });
+
+  it("--cwd that is not a directory is a usage error", async () => {
+    const result = await hookyard(["list", "--cwd", "/does/not/exist"], { cwd: await workspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("CLI_ERR_NOT_A_DIRECTORY");
+  });
+
+  it("--help lists every command and exits 0", async () => {
+    const result = await hookyard(["--help"], { cwd: await workspace() });
+    expect(result.code).toBe(0);
+    for (const name of ["init", "list", "run"]) expect(result.stdout).toContain(name);
+  });
+});

@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hookyard } from "../helpers/cli.js";
+import { workspace } from "../helpers/workspace.js";
+
+const script = (responses: unknown[]) => JSON.stringify({ responses });
+
+describe("hookyard run", () => {
+  it("with no arguments runs the bundled example and removes its temp workspace", async () => {
+    const dir = await workspace();
+    const result = await hookyard(["run"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Blocked by hook "no-rm-rf"');
+    expect(result.stdout).toContain("[redacted:aws-key]");
+    expect(result.stdout).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(result.stdout).toMatch(/inject at agent_before by house-style \(workspace, trusted\)/);
+    const temp = /temporary workspace \((.+?)\)/.exec(result.stdout)?.[1];
+    expect(temp).toBeTruthy();
+    expect(existsSync(temp as string)).toBe(false);
+  });
+
+  it("a hook that throws is reported on stderr with its name and point, and the run goes on", async () => {
+    const dir = await workspace({
+      "script.json": script([
+        { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+        { content: "wrote it" },
+      ]),
+      ".hookyard/hooks/flaky.ts": `import { defineHook } from "hookyard";
+export default defineHook({
+  name: "flaky",
+  on: {
+    tool_before(ctx) {
+      ctx.args.path = "elsewhere.txt";
+      throw new Error("database unreachable");
+    },
+  },
+});
+`,
+    });
+    const result = await hookyard(["run", "write it", "--model", "scripted:script.json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('hook "flaky" (workspace) at tool_before failed: database unreachable');
+    expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("A");
+    expect(existsSync(join(dir, "elsewhere.txt"))).toBe(false);
+    expect(result.stdout).toContain("answer wrote it");
+  });
+
+  it('onError "block" makes a failing guard block the tool call', async () => {
+    const dir = await workspace({
+      "script.json": script([
+        { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+        { content: "ok" },
+      ]),
+      ".hookyard/hooks/strict.ts": `import { defineHook } from "hookyard";
+export default defineHook({
+  name: "strict",
+  onError: "block",
+  on: { tool_before() { throw new Error("policy server down"); } },
+});
+`,
+    });
+    const result = await hookyard(["run", "write it", "--model", "scripted:script.json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(existsSync(join(dir, "a.txt"))).toBe(false);
+    expect(result.stdout).toContain('Blocked by hook "strict"');
+  });
+
+  it("--json prints one JSON event per line", async () => {
+    const dir = await workspace({ "script.json": script([{ content: "hello" }]) });
+    const result = await hookyard(["run", "hi", "--model", "scripted:script.json", "--json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events[0]?.type).toBe("session");
+    expect(events.at(-1)).toMatchObject({ type: "end", reason: "completed" });
+  });
+
+  it("the audit log holds every tool call, blocked ones included", async () => {
+    const dir = await workspace({
+      "script.json": script([
+        { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+        { toolCalls: [{ name: "bash", args: { command: "rm -rf /" } }] },
+        { content: "ok" },
+      ]),
+      ".hookyard/hooks/guard.mjs":
+        'export default { name: "guard", matcher: { tool: "^bash$" }, on: { tool_before: () => ({ block: "no" }) } };',
+    });
+    const result = await hookyard(["run", "go", "--model", "scripted:script.json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    const lines = (await readFile(join(dir, ".hookyard/logs/audit.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.point, l.tool, l.verdict ?? null])).toEqual([
+      ["tool_before", "write_file", "allow"],
+      ["tool_after", "write_file", null],
+      ["tool_before", "bash", "block"],
+    ]);
+    expect(lines[2]).toMatchObject({ decidedBy: "guard", args: { command: "rm -rf /" } });
+  });
+});

@@ -1,0 +1,31 @@
+import { join } from "node:path";
+import { compileRule } from "../../runner/compile-rule.js";
+import { Dispatcher } from "../../runner/dispatch.js";
+import { ctxSchema, type Point } from "../../runner/events.js";
+import type { HookDefinition } from "../../runner/hook.js";
+import type { Hooks } from "../../runner/load-hooks.js";
+import type { Logger } from "../../runner/logger.js";
+import { StateStore } from "../../runner/state.js";
+import { trustedApi } from "../../runner/trusted-api.js";
+
+/** Trusted workspace hooks defined in the test itself, dispatched as loadHooks would (ctx validated). */
+export function hooksOf(
+  root: string,
+  definitions: HookDefinition[],
+  logger: Logger,
+): Pick<Hooks, "dispatch"> {
+  const rules = definitions.map((definition) =>
+    compileRule({ engine: "inprocess", definition, source: "test" }, { root, origin: "workspace" }),
+  );
+  const state = new StateStore(join(root, ".hookyard", "state"));
+  const dispatcher = new Dispatcher(rules, {
+    logger,
+    apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+  });
+  return {
+    dispatch: (point, ctx) => {
+      ctxSchema(point as Point).parse(ctx);
+      return dispatcher.dispatch(point, ctx);
+    },
+  };
+}

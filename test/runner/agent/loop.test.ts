@@ -1,0 +1,267 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type AgentEvent, runAgent } from "../../../runner/agent/loop.js";
+import { ScriptedModel } from "../../../runner/agent/models/scripted.js";
+import { ctxSchema, type Point, points } from "../../../runner/events.js";
+import { defineHook, type HookDefinition } from "../../../runner/hook.js";
+import { hooksOf } from "../../helpers/hooks.js";
+import { recordingLogger, workspace } from "../../helpers/workspace.js";
+
+function scripted(
+  responses: Array<{ content?: string; toolCalls?: Array<{ name: string; args: Record<string, unknown> }> }>,
+) {
+  return new ScriptedModel(ScriptedModel.parse({ responses }));
+}
+
+async function run(root: string, model: ScriptedModel, definitions: HookDefinition[], extra = {}) {
+  const logger = recordingLogger();
+  const events: AgentEvent[] = [];
+  const result = await runAgent({
+    hooks: hooksOf(root, definitions, logger),
+    model,
+    prompt: "do the thing",
+    cwd: root,
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
+  return { result, events, logger };
+}
+
+/** The tool messages the model was sent in its last request. */
+function toolResultsSeen(model: ScriptedModel): string[] {
+  const last = model.requests.at(-1);
+  return (last?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
+}
+
+describe("the agent loop", () => {
+  it("fires every point once per occurrence, each with a ctx that passes its schema", async () => {
+    const root = await workspace();
+    const seen: Record<string, number> = {};
+    const invalid: string[] = [];
+    let continued = false;
+    const recorder = defineHook({
+      name: "recorder",
+      on: Object.fromEntries(
+        points.map((point) => [
+          point,
+          (ctx: unknown) => {
+            seen[point] = (seen[point] ?? 0) + 1;
+            if (!ctxSchema(point as Point).safeParse(JSON.parse(JSON.stringify(ctx))).success)
+              invalid.push(point);
+            if (point === "tool_before" && (ctx as { tool: string }).tool === "bash")
+              return { ask: "runs a shell" };
+            if (point === "turn_after" && !continued) {
+              continued = true;
+              return { continue: "check again" };
+            }
+          },
+        ]),
+      ),
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+      { toolCalls: [{ name: "read_file", args: { path: "missing.txt" } }] },
+      { toolCalls: [{ name: "bash", args: { command: "echo hi" } }] },
+      { content: "done" },
+      { content: "checked" },
+    ]);
+    const { result } = await run(root, model, [recorder], { compactAt: 6 });
+
+    expect(invalid).toEqual([]);
+    expect(seen).toEqual({
+      agent_before: 1,
+      turn_before: 2,
+      llm_before: 5,
+      llm_after: 5,
+      tool_before: 3,
+      tool_after: 1,
+      tool_error: 1,
+      compact_before: 1,
+      notify: 2,
+      turn_after: 2,
+      agent_after: 1,
+    });
+    expect(result.stats).toMatchObject({ turns: 2, modelCalls: 5, toolCalls: 3 });
+    expect(result.answer).toBe("checked");
+  });
+
+  it("a block at tool_before keeps the tool from running and gives the model the reason", async () => {
+    const root = await workspace();
+    const guard = defineHook({
+      name: "guard",
+      on: {
+        tool_before: (ctx) => (ctx.tool === "write_file" ? { block: "writes are frozen today" } : undefined),
+      },
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "x.txt", content: "x" } }] },
+      { content: "ok" },
+    ]);
+    await run(root, model, [guard]);
+
+    expect(existsSync(join(root, "x.txt"))).toBe(false);
+    expect(toolResultsSeen(model)).toEqual(['Blocked by hook "guard": writes are frozen today']);
+  });
+
+  it("a block at turn_before means no model call happens", async () => {
+    const root = await workspace();
+    const gate = defineHook({ name: "gate", on: { turn_before: () => ({ block: "no prompts on Sunday" }) } });
+    const model = scripted([{ content: "should never be said" }]);
+    const { result, events } = await run(root, model, [gate]);
+
+    expect(model.requests).toHaveLength(0);
+    expect(result.reason).toBe("prompt_blocked");
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "hook", effect: "block", text: "no prompts on Sunday" }),
+    );
+  });
+
+  it("a block returned at tool_after is dropped with a warning and the run goes on", async () => {
+    const root = await workspace({ "in.txt": "content" });
+    const late = defineHook({ name: "late-guard", on: { tool_after: () => ({ block: "too late" }) } });
+    const model = scripted([
+      { toolCalls: [{ name: "read_file", args: { path: "in.txt" } }] },
+      { content: "read it" },
+    ]);
+    const { result, logger } = await run(root, model, [late]);
+
+    expect(toolResultsSeen(model)).toEqual(["content"]);
+    expect(result.answer).toBe("read it");
+    expect(logger.lines.some((l) => l.includes('"late-guard" at tool_after') && l.includes('"block"'))).toBe(
+      true,
+    );
+  });
+
+  it("rewritten tool args are what the tool receives", async () => {
+    const root = await workspace();
+    const sandboxPath = defineHook({
+      name: "into-out",
+      on: {
+        tool_before: (ctx) => {
+          ctx.args.path = `out/${String(ctx.args.path)}`;
+        },
+      },
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+      { content: "ok" },
+    ]);
+    await run(root, model, [sandboxPath]);
+
+    expect(await readFile(join(root, "out", "a.txt"), "utf8")).toBe("A");
+    expect(existsSync(join(root, "a.txt"))).toBe(false);
+  });
+
+  it("a rewrite that fails the schema is refused and the tool gets the original args", async () => {
+    const root = await workspace();
+    const broken = defineHook({
+      name: "broken-rewrite",
+      on: { tool_before: () => ({ rewrite: { args: "rm -rf /" } }) },
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+      { content: "ok" },
+    ]);
+    const { logger } = await run(root, model, [broken]);
+
+    expect(await readFile(join(root, "a.txt"), "utf8")).toBe("A");
+    expect(logger.lines.some((l) => l.includes('"broken-rewrite"') && l.includes("undone"))).toBe(true);
+  });
+
+  it("an ask with nobody to answer is denied by default, and the tool does not run", async () => {
+    const root = await workspace();
+    const careful = defineHook({ name: "careful", on: { tool_before: () => ({ ask: "writes a file" }) } });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+      { content: "ok" },
+    ]);
+    await run(root, model, [careful]);
+
+    expect(existsSync(join(root, "a.txt"))).toBe(false);
+    expect(toolResultsSeen(model)[0]).toContain('confirmation was required (hook "careful": writes a file)');
+  });
+
+  it("an ask that the policy allows lets the tool run", async () => {
+    const root = await workspace();
+    const careful = defineHook({ name: "careful", on: { tool_before: () => ({ ask: "writes a file" }) } });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+      { content: "ok" },
+    ]);
+    await run(root, model, [careful], { askPolicy: async () => true });
+
+    expect(await readFile(join(root, "a.txt"), "utf8")).toBe("A");
+  });
+
+  it("continue at turn_after is bounded", async () => {
+    const root = await workspace();
+    const nag = defineHook({ name: "nag", on: { turn_after: () => ({ continue: "keep going" }) } });
+    const model = scripted([
+      { content: "1" },
+      { content: "2" },
+      { content: "3" },
+      { content: "4" },
+      { content: "5" },
+    ]);
+    const { result } = await run(root, model, [nag], { maxContinues: 2 });
+
+    expect(result.stats.turns).toBe(3);
+    expect(model.requests).toHaveLength(3);
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: "user", content: "keep going" });
+  });
+
+  it("inject text reaches the next model request only, attributed to the hook", async () => {
+    const root = await workspace({ "in.txt": "x" });
+    const advice = defineHook({
+      name: "advice",
+      on: { tool_after: () => ({ inject: "Prefer small diffs." }) },
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "read_file", args: { path: "in.txt" } }] },
+      { content: "ok" },
+    ]);
+    await run(root, model, [advice]);
+
+    expect(model.requests[0]?.systemPrompt).not.toContain("Prefer small diffs.");
+    expect(model.requests[1]?.systemPrompt).toContain(
+      '<hookyard-inject hook="advice">\nPrefer small diffs.\n</hookyard-inject>',
+    );
+  });
+
+  it("a failed tool fires tool_error and the model sees the error", async () => {
+    const root = await workspace();
+    const errors: string[] = [];
+    const watcher = defineHook({
+      name: "watcher",
+      on: {
+        tool_error: (ctx) => {
+          errors.push(ctx.error);
+        },
+      },
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "bash", args: { command: "echo oops >&2; exit 3" } }] },
+      { content: "ok" },
+    ]);
+    await run(root, model, [watcher]);
+
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("exit code 3");
+    expect(toolResultsSeen(model)[0]).toContain("oops");
+  });
+
+  it("a bash command is killed at its timeout", async () => {
+    const root = await workspace();
+    const model = scripted([
+      { toolCalls: [{ name: "bash", args: { command: "sleep 20", timeout: 0.3 } }] },
+      { content: "ok" },
+    ]);
+    const started = Date.now();
+    await run(root, model, []);
+
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(toolResultsSeen(model)[0]).toContain("timed out");
+  });
+});
