@@ -1,5 +1,17 @@
+export {
+  type AgentEvent,
+  type AgentOptions,
+  type AgentResult,
+  type AgentStats,
+  type AskPolicy,
+  runAgent,
+} from "./runner/agent/loop.js";
+export type { Model, ModelRequest, ModelResult } from "./runner/agent/model.js";
+export { OpenAIModel, type OpenAIModelOptions } from "./runner/agent/models/openai.js";
+export { type Script, ScriptedModel } from "./runner/agent/models/scripted.js";
+export { defaultTools, type Tool, ToolFailure } from "./runner/agent/tools.js";
 export type { Attributed, ChainOutcome, DispatchWarning, HookRun } from "./runner/dispatch.js";
-export { RunnerError, type RunnerErrorCode } from "./runner/errors.js";
+export { type LoadProblem, RunnerError, type RunnerErrorCode } from "./runner/errors.js";
 export {
   type AnyCtx,
   type CtxOf,

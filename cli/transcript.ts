@@ -46,6 +46,9 @@ export function transcriptWriter(write: (text: string) => void, color: boolean):
       case "compacted":
         write(paint("dim", `  (history compacted: ${event.removed} messages)\n`));
         break;
+      case "error":
+        write(`${paint("red", "error")}  ${indent(event.message, "       ")}\n`);
+        break;
       case "answer":
         write(`${paint("bold", "answer")} ${indent(event.text || "(empty)", "       ")}\n`);
         break;

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { type ConfigRule, configRuleSchema } from "./compile-rule.js";
-import { RunnerError } from "./errors.js";
+import { type LoadProblem, RunnerError } from "./errors.js";
 import { hookSettingsSchema } from "./hook.js";
 
 export const configFileName = "hookyard.json";
@@ -20,7 +20,9 @@ export interface WorkspaceConfig {
   overrides: Map<string, HookOverride>;
   rules: ConfigRule[];
   /** Entries that were refused, each with where it is and why; the rest still load. */
-  problems: Array<{ name: string; message: string }>;
+  problems: LoadProblem[];
+  /** Hooks whose override is invalid: they are skipped rather than run in a state nobody asked for. */
+  brokenOverrides: Set<string>;
 }
 
 /** Reads hookyard.json. A missing file is an empty config; a file that is not JSON is an error. */
@@ -31,7 +33,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      return { overrides: new Map(), rules: [], problems: [] };
+      return { overrides: new Map(), rules: [], problems: [], brokenOverrides: new Set() };
     throw new RunnerError(
       "RUN_ERR_CONFIG_UNREADABLE",
       `${file} could not be read: ${(error as Error).message}`,
@@ -56,12 +58,21 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
   if (!top.success) {
     throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${file}: ${describeIssues(top.error)}`);
   }
-  const config: WorkspaceConfig = { overrides: new Map(), rules: [], problems: [] };
+  const config: WorkspaceConfig = {
+    overrides: new Map(),
+    rules: [],
+    problems: [],
+    brokenOverrides: new Set(),
+  };
+  const problem = (name: string, message: string) =>
+    config.problems.push({ name, code: "RUN_ERR_CONFIG_INVALID", message, file });
   for (const [name, value] of Object.entries(top.data.hooks)) {
     const parsed = hookOverrideSchema.safeParse(value);
     if (parsed.success) config.overrides.set(name, parsed.data);
-    else
-      config.problems.push({ name, message: `hookyard.json hooks.${name}: ${describeIssues(parsed.error)}` });
+    else {
+      config.brokenOverrides.add(name);
+      problem(name, describeIssues(parsed.error, `hooks.${name}`));
+    }
   }
   const seen = new Set<string>();
   top.data.rules.forEach((value, index) => {
@@ -69,15 +80,9 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     const name = (value as { name?: unknown } | null)?.name;
     const label = typeof name === "string" ? name : `rules[${index}]`;
     if (!parsed.success) {
-      config.problems.push({
-        name: label,
-        message: `hookyard.json rules[${index}]: ${describeIssues(parsed.error)}`,
-      });
+      problem(label, describeIssues(parsed.error, `rules[${index}]`));
     } else if (seen.has(parsed.data.name)) {
-      config.problems.push({
-        name: label,
-        message: `hookyard.json rules[${index}]: a rule named "${label}" is already defined`,
-      });
+      problem(label, `rules[${index}]: a rule named "${label}" is already defined`);
     } else {
       seen.add(parsed.data.name);
       config.rules.push(parsed.data);
@@ -86,8 +91,12 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
   return config;
 }
 
-export function describeIssues(error: z.ZodError): string {
+/** "path.to.field: what is wrong; …", each path under `prefix` when given. */
+export function describeIssues(error: z.ZodError, prefix?: string): string {
   return error.issues
-    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .map((issue) => {
+      const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== "").join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
     .join("; ");
 }

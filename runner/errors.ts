@@ -41,3 +41,11 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** A hook or config entry that did not load: reported by name, skipped, and the rest still load. */
+export interface LoadProblem {
+  name: string;
+  code: RunnerErrorCode;
+  message: string;
+  file?: string;
+}

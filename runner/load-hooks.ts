@@ -4,7 +4,7 @@ import { builtinHooks } from "./builtin/index.js";
 import { compileRule } from "./compile-rule.js";
 import { configFileName, describeIssues, type HookOverride, readWorkspaceConfig } from "./config.js";
 import { type ChainOutcome, Dispatcher } from "./dispatch.js";
-import { errorText, RunnerError } from "./errors.js";
+import { errorText, type LoadProblem, RunnerError } from "./errors.js";
 import { type CtxOf, ctxSchema, type Point, points } from "./events.js";
 import { loadWorkspaceHooks } from "./loaders/workspace.js";
 import { type Logger, stderrLogger } from "./logger.js";
@@ -32,12 +32,6 @@ export interface ListedHook {
   onError: "open" | "block";
   matcher: Record<string, string> | undefined;
   source: string;
-}
-
-export interface LoadProblem {
-  name: string;
-  message: string;
-  file?: string;
 }
 
 export interface Hooks {
@@ -71,15 +65,18 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   const root = await findWorkspaceRoot(options.cwd ?? process.cwd());
   const config = await readWorkspaceConfig(root);
   const workspace = await loadWorkspaceHooks(root);
-  const problems: LoadProblem[] = [...config.problems, ...workspace.problems];
-  for (const problem of problems) {
-    logger.error(`${problem.file ?? "hookyard.json"}: hook "${problem.name}" skipped: ${problem.message}`);
-  }
+  const problems: LoadProblem[] = [];
+  const skip = (problem: LoadProblem) => {
+    problems.push(problem);
+    logger.error(`${problem.file ?? configFileName}: hook "${problem.name}" skipped: ${problem.message}`);
+  };
+  for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
 
-  const byName = new Map<string, { origin: Origin; build: () => Rule }>();
+  const byName = new Map<string, { origin: Origin; file: string; build: () => Rule }>();
   for (const definition of builtinHooks(root)) {
     byName.set(definition.name, {
       origin: "builtin",
+      file: "builtin",
       build: () =>
         compileRule(
           {
@@ -91,9 +88,10 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         ),
     });
   }
-  const workspaceEntries: Array<[string, () => Rule]> = [
-    ...workspace.hooks.map(({ file, definition }): [string, () => Rule] => [
+  const workspaceEntries: Array<[string, string, () => Rule]> = [
+    ...workspace.hooks.map(({ file, definition }): [string, string, () => Rule] => [
       definition.name,
+      file,
       () =>
         compileRule(
           {
@@ -104,8 +102,9 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
           { root, origin: "workspace" },
         ),
     ]),
-    ...config.rules.map((rule): [string, () => Rule] => [
+    ...config.rules.map((rule): [string, string, () => Rule] => [
       rule.name,
+      configFileName,
       () =>
         compileRule(
           { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
@@ -114,33 +113,35 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     ]),
   ];
   workspaceEntries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [name, build] of workspaceEntries) {
-    if (byName.get(name)?.origin === "workspace") {
-      problems.push({
+  for (const [name, file, build] of workspaceEntries) {
+    const previous = byName.get(name);
+    if (previous?.origin === "workspace") {
+      skip({
         name,
-        message: `hook "${name}" is defined twice in the workspace; the second one is skipped`,
+        code: "RUN_ERR_HOOK_INVALID",
+        file,
+        message: `the name is already used by ${previous.file}`,
       });
-      logger.error(`hook "${name}" is defined twice in the workspace; the second one is skipped`);
       continue;
     }
     // Deleting first puts an override in workspace order, not in the builtin's slot.
     byName.delete(name);
-    byName.set(name, { origin: "workspace", build });
+    byName.set(name, { origin: "workspace", file, build });
   }
-  for (const name of config.overrides.keys()) {
+  for (const name of [...config.overrides.keys(), ...config.brokenOverrides]) {
     if (!byName.has(name)) logger.warn(`hookyard.json overrides hook "${name}", but no hook has that name`);
   }
 
   const rules: Rule[] = [];
   for (const [name, entry] of byName) {
-    if (config.overrides.get(name)?.enabled === false) continue;
+    if (config.overrides.get(name)?.enabled === false || config.brokenOverrides.has(name)) continue;
     try {
       const rule = entry.build();
       compileMatcher(rule.matcher, rule.name, rule.points);
       rules.push(rule);
     } catch (error) {
-      problems.push({ name, message: errorText(error) });
-      logger.error(`hook "${name}" skipped: ${errorText(error)}`);
+      const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_INVALID";
+      skip({ name, code, file: entry.file, message: errorText(error) });
     }
   }
   const state = new StateStore(join(root, ".hookyard", "state"));

@@ -46,7 +46,10 @@ export default {
       }
       if (chains.every((c) => c.hooks.length === 0)) context.stdout.write("\nno hooks are enabled\n");
       for (const problem of hooks.problems) {
-        context.stderr.write(`hookyard: hook "${problem.name}" was skipped: ${problem.message}\n`);
+        const where = problem.file ? ` (${problem.file})` : "";
+        context.stderr.write(
+          `hookyard: ${problem.code}: hook "${problem.name}"${where} was skipped: ${problem.message}\n`,
+        );
       }
       return hooks.problems.length > 0 ? 1 : 0;
     } finally {

@@ -7,6 +7,7 @@ import type { Model } from "../../runner/agent/model.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { CliContext, Command } from "../command.js";
+import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";
 import { modelFromSpec } from "../model-spec.js";
 import { packageRoot } from "../package-root.js";
@@ -134,14 +135,18 @@ function askPolicy(context: CliContext, policy: string | undefined): AskPolicy {
   const chosen = policy ?? (context.stdin.isTTY && context.stdout.isTTY ? "prompt" : "deny");
   if (chosen === "allow") return async () => true;
   if (chosen === "deny") return async () => false;
-  return async ({ tool, reasons }) => {
-    const rl = createInterface({ input: context.stdin, output: context.stdout });
-    try {
+  return ({ tool, reasons }) =>
+    new Promise<boolean>((resolve) => {
+      const rl = createInterface({ input: context.stdin, output: context.stdout });
       const why = reasons.map((r) => `${r.hook}: ${r.text}`).join("; ");
-      const answer = await rl.question(`Allow ${tool}? (${why}) [y/N] `);
-      return /^y(es)?$/i.test(answer.trim());
-    } finally {
-      rl.close();
-    }
-  };
+      // End of input (a closed pipe, Ctrl-D) is a "no", not a hang or a crash.
+      rl.once("close", () => resolve(false));
+      rl.question(`Allow ${tool}? (${why}) [y/N] `).then(
+        (answer) => {
+          resolve(/^y(es)?$/i.test(answer.trim()));
+          rl.close();
+        },
+        () => resolve(false),
+      );
+    });
 }

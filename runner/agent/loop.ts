@@ -27,6 +27,7 @@ export type AgentEvent =
       ms: number;
     }
   | { type: "compacted"; removed: number }
+  | { type: "error"; message: string }
   | { type: "answer"; text: string }
   | { type: "end"; reason: EndReason; stats: AgentStats };
 
@@ -72,6 +73,8 @@ export interface AgentResult {
   reason: EndReason;
   stats: AgentStats;
   messages: Message[];
+  /** Why the run ended early, when it did (reason "model_error"). */
+  error?: unknown;
 }
 
 const defaultSystemPrompt =
@@ -95,6 +98,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   let pending: Attributed[] = [];
   let answer = "";
   let reason: EndReason = "completed";
+  let failure: unknown;
 
   const fire = async <P extends Point>(
     point: P,
@@ -122,10 +126,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     emit({ type: "user", text: turn.ctx.prompt });
 
     const step = await runSteps();
-    if (step !== "ok") {
-      reason = step;
-      if (step === "model_error") break;
-    }
+    reason = step === "ok" ? "completed" : step;
+    if (step === "model_error") break;
     const after = await fire("turn_after", { answer, messages: structuredClone(messages) });
     if (after.continues.length === 0 || continues >= maxContinues) break;
     prompt = after.continues.map((c) => c.reason).join("\n");
@@ -140,7 +142,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   stats.durationMs = Date.now() - started;
   await fire("agent_after", { reason, stats: { ...stats } });
   emit({ type: "end", reason, stats: { ...stats } });
-  return { sessionId, answer, reason, stats, messages };
+  return { sessionId, answer, reason, stats, messages, ...(failure === undefined ? {} : { error: failure }) };
 
   async function runSteps(): Promise<"ok" | "max_steps" | "model_error"> {
     for (let i = 0; i < maxSteps; i++) {
@@ -165,6 +167,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
         });
       } catch (error) {
         answer = "";
+        failure = error;
+        emit({ type: "error", message: errorText(error) });
         await fire("notify", { message: `The model call failed: ${errorText(error)}`, level: "error" });
         return "model_error";
       }

@@ -15,11 +15,13 @@ import {
  * A hook as a process, the way coding agents run hooks today. A string runs through `sh -c`; an
  * array runs without a shell (argv[0] looked up on PATH). The ctx arrives on stdin as JSON.
  */
-export const commandRuleSchema = ruleBaseSchema.extend({
-  engine: z.literal("command"),
-  command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
-  env: z.record(z.string(), z.string()).optional(),
-});
+export const commandRuleSchema = ruleBaseSchema
+  .extend({
+    engine: z.literal("command"),
+    command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
+    env: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
 export type CommandRuleConfig = z.infer<typeof commandRuleSchema>;
 
 /** Beyond this, output is cut: a hook's decision is small, a runaway hook's output is not our memory's problem. */

@@ -11,11 +11,13 @@ import {
 } from "./settings.js";
 
 /** A hook as a web service: the ctx is POSTed as JSON; a 2xx JSON body is the decision. */
-export const httpRuleSchema = ruleBaseSchema.extend({
-  engine: z.literal("http"),
-  url: z.url({ protocol: /^https?$/ }),
-  headers: z.record(z.string(), z.string()).optional(),
-});
+export const httpRuleSchema = ruleBaseSchema
+  .extend({
+    engine: z.literal("http"),
+    url: z.url({ protocol: /^https?$/ }),
+    headers: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
 export type HttpRuleConfig = z.infer<typeof httpRuleSchema>;
 
 const bodyCap = 1024 * 1024;
@@ -34,6 +36,18 @@ export function httpRule(config: HttpRuleConfig, context: CompileContext): Rule 
           point,
           cause,
         });
+      // The timeout signal covers the body too: a server that stalls mid-answer has timed out as well.
+      const failed = (error: unknown, message: string) =>
+        (error as Error).name === "TimeoutError"
+          ? new RunnerError(
+              "RUN_ERR_HOOK_TIMEOUT",
+              `${config.url} did not answer within ${rule.timeoutMs} ms`,
+              {
+                hook: rule.name,
+                point,
+              },
+            )
+          : fail(message, error);
       let response: Response;
       try {
         response = await fetch(config.url, {
@@ -43,20 +57,13 @@ export function httpRule(config: HttpRuleConfig, context: CompileContext): Rule 
           signal: AbortSignal.timeout(rule.timeoutMs),
         });
       } catch (error) {
-        if ((error as Error).name === "TimeoutError") {
-          throw new RunnerError(
-            "RUN_ERR_HOOK_TIMEOUT",
-            `${config.url} did not answer within ${rule.timeoutMs} ms`,
-            {
-              hook: rule.name,
-              point,
-            },
-          );
-        }
-        throw fail(`request failed (${(error as Error).message})`, error);
+        // fetch says only "fetch failed"; why (ECONNREFUSED, ENOTFOUND, ...) is in its cause.
+        const { message, cause } = error as Error;
+        const why = cause instanceof Error ? `${message}: ${cause.message}` : message;
+        throw failed(error, `request failed (${why})`);
       }
       const body = await readCapped(response).catch((error: unknown) => {
-        throw fail(`reading the answer failed (${(error as Error).message})`, error);
+        throw failed(error, `reading the answer failed (${(error as Error).message})`);
       });
       if (response.status < 200 || response.status > 299) {
         throw fail(`answered ${response.status}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ""}`);

@@ -3,10 +3,12 @@ import type { Rule } from "../rule.js";
 import { type CompileContext, ruleBaseSchema, ruleSettings } from "./settings.js";
 
 /** A static inject: the cheapest hook there is, no code runs. */
-export const promptRuleSchema = ruleBaseSchema.extend({
-  engine: z.literal("prompt"),
-  text: z.string().min(1),
-});
+export const promptRuleSchema = ruleBaseSchema
+  .extend({
+    engine: z.literal("prompt"),
+    text: z.string().min(1),
+  })
+  .strict();
 
 export function promptRule(config: z.infer<typeof promptRuleSchema>, context: CompileContext): Rule {
   const decision = { inject: config.text };

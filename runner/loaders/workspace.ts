@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { describeIssues } from "../config.js";
-import { errorText } from "../errors.js";
+import { errorText, type LoadProblem, RunnerError } from "../errors.js";
 import { type HookDefinition, hookDefinitionSchema } from "../hook.js";
 
 export const hookFileExtensions = [".ts", ".mts", ".mjs", ".js"];
@@ -12,12 +12,6 @@ export const hookFileExtensions = [".ts", ".mts", ".mjs", ".js"];
 export interface LoadedHookFile {
   file: string;
   definition: HookDefinition;
-}
-
-export interface HookFileProblem {
-  name: string;
-  file: string;
-  message: string;
 }
 
 /**
@@ -28,7 +22,7 @@ export interface HookFileProblem {
  */
 export async function loadWorkspaceHooks(
   root: string,
-): Promise<{ hooks: LoadedHookFile[]; problems: HookFileProblem[] }> {
+): Promise<{ hooks: LoadedHookFile[]; problems: LoadProblem[] }> {
   const dir = join(root, ".hookyard", "hooks");
   let names: string[];
   try {
@@ -41,7 +35,7 @@ export async function loadWorkspaceHooks(
   }
   names.sort();
   const hooks: LoadedHookFile[] = [];
-  const problems: HookFileProblem[] = [];
+  const problems: LoadProblem[] = [];
   const byName = new Map<string, string>();
   for (const name of names) {
     const file = join(dir, name);
@@ -49,11 +43,17 @@ export async function loadWorkspaceHooks(
     try {
       const definition = await importHookFile(root, file);
       const previous = byName.get(definition.name);
-      if (previous) throw new Error(`hook name "${definition.name}" is already used by ${previous}`);
+      if (previous) {
+        throw new RunnerError(
+          "RUN_ERR_HOOK_INVALID",
+          `hook name "${definition.name}" is already used by ${previous}`,
+        );
+      }
       byName.set(definition.name, file);
       hooks.push({ file, definition });
     } catch (error) {
-      problems.push({ name: stem, file, message: errorText(error) });
+      const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_LOAD";
+      problems.push({ name: stem, code, file, message: errorText(error) });
     }
   }
   return { hooks, problems };
@@ -68,10 +68,14 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
   const temp = `${cached}.${process.pid}.tmp`;
   await writeFile(temp, code);
   await rename(temp, cached);
+  await removeStale(cacheDir, cached);
   const module = (await import(pathToFileURL(cached).href)) as { default?: unknown };
   const parsed = hookDefinitionSchema.safeParse(module.default);
   if (!parsed.success) {
-    throw new Error(`its default export is not a hook (use defineHook): ${describeIssues(parsed.error)}`);
+    throw new RunnerError(
+      "RUN_ERR_HOOK_INVALID",
+      `its default export is not a hook (use defineHook): ${describeIssues(parsed.error)}`,
+    );
   }
   return module.default as HookDefinition;
 }
@@ -111,4 +115,19 @@ async function bundle(file: string): Promise<string> {
   const output = result.outputFiles[0];
   if (!output) throw new Error("esbuild produced no output");
   return output.text;
+}
+
+/** Earlier bundles of the same hook file: only the newest is ever imported again. */
+async function removeStale(cacheDir: string, current: string): Promise<void> {
+  const stem = basename(current).replace(/\.[0-9a-f]{16}\.mjs$/, "");
+  for (const name of await readdir(cacheDir)) {
+    const path = join(cacheDir, name);
+    if (
+      path !== current &&
+      name.startsWith(`${stem}.`) &&
+      /^\.[0-9a-f]{16}\.mjs$/.test(name.slice(stem.length))
+    ) {
+      await rm(path, { force: true });
+    }
+  }
 }

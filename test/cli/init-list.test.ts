@@ -48,7 +48,7 @@ describe("hookyard init and list", () => {
     const list = await hookyard(["list", "--json"], { cwd: dir });
     expect(list.code).toBe(0);
     const parsed = JSON.parse(list.stdout) as {
-      chains: Array<{ point: string; hooks: Array<Record<string, unknown>> }>;
+      chains: Array<{ point: string; hooks: Array<{ name: string; [field: string]: unknown }> }>;
     };
     const everywhere = parsed.chains.flatMap((c) => c.hooks.map((h) => ({ point: c.point, ...h })));
     expect(everywhere.filter((h) => h.name === "audit-log")).toEqual([
@@ -73,6 +73,6 @@ describe("hookyard init and list", () => {
     expect(chain.indexOf("guard")).toBeLessThan(chain.indexOf("lint-gate"));
     expect(chain.indexOf("lint-gate")).toBeLessThan(chain.indexOf("audit-log"));
     expect(chain).toContain("tool=^bash$");
-    expect(list.stderr).toContain('hook "broken" was skipped');
+    expect(list.stderr).toMatch(/RUN_ERR_HOOK_LOAD: hook "broken" \(.*broken\.ts\) was skipped/);
   });
 });
