@@ -64,8 +64,18 @@ export class CtxJournal<T extends object> {
         if (own && !own.configurable && !own.writable) return value;
         return this.wrap(value, rootOf(key));
       },
+      // Descriptors hand out views too (`Object.getOwnPropertyDescriptors` is a common clone idiom).
+      getOwnPropertyDescriptor: (target, key) => {
+        const own = Reflect.getOwnPropertyDescriptor(target, key);
+        if (!own || !("value" in own) || typeof key === "symbol" || (!own.configurable && !own.writable)) {
+          return own;
+        }
+        return { ...own, value: this.wrap(own.value, rootOf(key)) };
+      },
       set: (target, key, value) => {
-        this.remember(target, key);
+        // `x.__proto__ = p` would reach the target's prototype past the setPrototypeOf trap.
+        if (key === "__proto__" && !Object.hasOwn(target, key)) return false;
+        this.remember(target, key, value);
         this.touched.add(rootOf(key));
         return Reflect.set(target, key, unwrapDeep(value));
       },
@@ -76,16 +86,34 @@ export class CtxJournal<T extends object> {
         return Reflect.deleteProperty(target, key);
       },
       defineProperty: (target, key, descriptor) => {
-        this.remember(target, key);
+        // Refused like a frozen object would refuse it: rollback could not undo this.
+        if (irreversible(Reflect.getOwnPropertyDescriptor(target, key), descriptor)) return false;
+        this.remember(target, key, descriptor.value);
         this.touched.add(rootOf(key));
         const own = { ...descriptor };
         if ("value" in own) own.value = unwrapDeep(own.value);
         return Reflect.defineProperty(target, key, own);
       },
+      // freeze, seal and preventExtensions cannot be undone; they throw in the hook instead, and so
+      // does a prototype change, which no write to ctx needs.
+      preventExtensions: () => false,
+      setPrototypeOf: () => false,
     };
   }
 
-  private remember(target: object, key: string | symbol): void {
+  private remember(target: object, key: string | symbol, next?: unknown): void {
+    // Arrays change `length` and their tail without a trap: a write past the end grows length, a
+    // shorter length deletes the tail. Journal those too, so rollback leaves no holes behind.
+    if (Array.isArray(target)) {
+      if (key !== "length") this.rememberOne(target, "length");
+      else if (typeof next === "number") {
+        for (let i = target.length - 1; i >= next; i--) this.rememberOne(target, String(i));
+      }
+    }
+    this.rememberOne(target, key);
+  }
+
+  private rememberOne(target: object, key: string | symbol): void {
     const previous = Reflect.getOwnPropertyDescriptor(target, key);
     this.undo.push(() => {
       if (previous) Reflect.defineProperty(target, key, previous);
@@ -95,6 +123,12 @@ export class CtxJournal<T extends object> {
 }
 
 const proxyTargets = new WeakMap<object, object>();
+
+/** A define that makes a property non-configurable, or a non-configurable one read-only, is for good. */
+function irreversible(existing: PropertyDescriptor | undefined, next: PropertyDescriptor): boolean {
+  if (existing && !existing.configurable) return existing.writable === true && next.writable === false;
+  return next.configurable === false || (existing === undefined && next.configurable !== true);
+}
 
 /**
  * A value stored through the view may hold views of other ctx parts (`[...ctx.messages, m]`);

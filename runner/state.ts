@@ -15,6 +15,8 @@ export interface HookState {
 export class StateStore {
   private readonly maps = new Map<string, Promise<Map<string, unknown>>>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Every set so far, settled or not: a set joins the write queue only once its file is loaded. */
+  private sets: Promise<unknown> = Promise.resolve();
   private writes = 0;
 
   constructor(private readonly dir: string) {}
@@ -31,7 +33,7 @@ export class StateStore {
 
   /** Resolves once every write queued so far is on disk. */
   flush(): Promise<void> {
-    return this.queue.then(() => undefined);
+    return this.sets.then(() => this.queue).then(() => undefined);
   }
 
   private set(hook: string, key: string, value: unknown): Promise<void> {
@@ -50,11 +52,13 @@ export class StateStore {
         ),
       );
     }
-    return this.load(hook).then((map) => {
+    const done = this.load(hook).then((map) => {
       if (copy === undefined) map.delete(key);
       else map.set(key, copy);
       return this.persist(hook, map);
     });
+    this.sets = Promise.allSettled([this.sets, done]).then(() => undefined);
+    return done;
   }
 
   private persist(hook: string, map: Map<string, unknown>): Promise<void> {
