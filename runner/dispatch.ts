@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { errorText, RunnerError } from "./errors.js";
+import { errorText, RunnerError, type RunnerErrorCode } from "./errors.js";
 import {
   type AnyCtx,
   blockable,
@@ -13,7 +13,7 @@ import { type ChainVerdict, type Decision, decisionSchema, type HookApi } from "
 import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
 import { compileMatcher, type MatchTest } from "./matcher.js";
-import type { Origin, Rule, Trust } from "./rule.js";
+import { type Origin, originOrder, type Rule, type Trust } from "./rule.js";
 
 export interface Attributed {
   hook: string;
@@ -33,6 +33,8 @@ export interface HookRun {
 export interface DispatchWarning {
   hook: string;
   point: Point;
+  /** RUN_ERR_HOOK_THREW, RUN_ERR_HOOK_TIMEOUT, … for failures; RUN_ERR_EFFECT_DROPPED for dropped effects. */
+  code: RunnerErrorCode;
   message: string;
 }
 
@@ -82,7 +84,12 @@ export class Dispatcher {
     this.backgroundLimit = options.backgroundLimit ?? 256;
     this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
     const sorted = rules.map((rule, index) => ({ rule, index }));
-    sorted.sort((a, b) => a.rule.priority - b.rule.priority || a.index - b.index);
+    sorted.sort(
+      (a, b) =>
+        a.rule.priority - b.rule.priority ||
+        originOrder[a.rule.origin] - originOrder[b.rule.origin] ||
+        a.index - b.index,
+    );
     for (const { rule } of sorted) {
       const entry: Entry = {
         rule,
@@ -180,11 +187,7 @@ export class Dispatcher {
     const drop = (effect: string) =>
       this.warn(outcome, rule.name, point, `returned "${effect}", which is not allowed at ${point}; dropped`);
 
-    if (decision?.rewrite) {
-      if (legal.has("rewrite")) {
-        for (const [field, value] of Object.entries(decision.rewrite)) journal.view[field] = value;
-      } else drop("rewrite");
-    }
+    if (decision?.rewrite) this.rewrite(rule, point, decision.rewrite, journal, outcome);
     if (journal.changed) {
       const refusal = this.checkRewrite(point, journal, outcome.ctx);
       if (refusal) {
@@ -201,28 +204,39 @@ export class Dispatcher {
         outcome.blockedBy = { hook: rule.name, reason: decision.block };
       } else drop("block");
     }
-    if (decision.ask !== undefined) {
-      if (legal.has("ask")) {
-        effects.push("ask");
-        outcome.asks.push({ hook: rule.name, reason: decision.ask });
-        if (outcome.verdict === "allow") outcome.verdict = "ask";
-      } else drop("ask");
-    }
-    if (decision.continue !== undefined) {
-      if (legal.has("continue")) {
-        effects.push("continue");
-        outcome.continues.push({ hook: rule.name, reason: decision.continue });
-      } else drop("continue");
-    }
-    if (decision.inject !== undefined) {
-      effects.push("inject");
-      outcome.injects.push({ hook: rule.name, text: decision.inject });
-    }
-    if (decision.notice !== undefined) {
-      effects.push("notice");
-      outcome.notices.push({ hook: rule.name, text: decision.notice });
+    for (const effect of ["ask", "continue", "inject", "notice"] as const) {
+      const text = decision[effect];
+      if (text === undefined) continue;
+      if (!legal.has(effect)) {
+        drop(effect);
+        continue;
+      }
+      effects.push(effect);
+      const hook = rule.name;
+      if (effect === "ask") outcome.asks.push({ hook, reason: text });
+      else if (effect === "continue") outcome.continues.push({ hook, reason: text });
+      else (effect === "inject" ? outcome.injects : outcome.notices).push({ hook, text });
+      if (effect === "ask" && outcome.verdict === "allow") outcome.verdict = "ask";
     }
     return effects;
+  }
+
+  /** A returned `rewrite` goes through the journal like a mutation; any field not rewritable here drops it whole. */
+  private rewrite(
+    rule: Rule,
+    point: Point,
+    fields: Record<string, unknown>,
+    journal: CtxJournal<AnyCtx>,
+    outcome: ChainOutcome,
+  ): void {
+    const rewritable = rewritableFields(point);
+    const illegal = Object.keys(fields).filter((field) => !rewritable.includes(field));
+    if (illegal.length > 0) {
+      const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
+      this.warn(outcome, rule.name, point, `returned a rewrite of ${illegal.join(", ")}, where ${allowed} rewritten; dropped`);
+      return;
+    }
+    for (const [field, value] of Object.entries(fields)) journal.view[field] = value;
   }
 
   /** A reason to refuse the writes a hook made, or undefined when they are all legal and valid. */
@@ -245,15 +259,20 @@ export class Dispatcher {
     return undefined;
   }
 
-  private fail(entry: Entry, point: Point, outcome: ChainOutcome, error: unknown, ms: number): boolean {
+  private fail(entry: Entry, point: Point, outcome: ChainOutcome, thrown: unknown, ms: number): boolean {
     const { rule } = entry;
-    const timedOut = error instanceof RunnerError && error.code === "RUN_ERR_HOOK_TIMEOUT";
+    // Wrap, don't replace: the hook's own error stays the cause.
+    const error =
+      thrown instanceof RunnerError
+        ? thrown
+        : new RunnerError("RUN_ERR_HOOK_THREW", errorText(thrown), { hook: rule.name, point, cause: thrown });
+    const timedOut = error.code === "RUN_ERR_HOOK_TIMEOUT";
     const closed = rule.onError === "block" && blockable(point);
     const consequence = closed ? "blocking, as its onError is block" : "ignored, ctx restored";
     this.options.logger.error(
       `hook "${rule.name}" (${rule.origin}) at ${point} ${timedOut ? "timed out" : "failed"}: ${errorText(error)} (${consequence})`,
     );
-    outcome.warnings.push({ hook: rule.name, point, message: errorText(error) });
+    outcome.warnings.push({ hook: rule.name, point, code: error.code, message: error.message });
     outcome.runs.push(run(rule, ms, timedOut ? "timeout" : "error", closed ? ["block"] : []));
     if (!closed) return false;
     outcome.verdict = "block";
@@ -266,7 +285,7 @@ export class Dispatcher {
 
   private warn(outcome: ChainOutcome, hook: string, point: Point, message: string): void {
     this.options.logger.warn(`hook "${hook}" at ${point} ${message}`);
-    outcome.warnings.push({ hook, point, message });
+    outcome.warnings.push({ hook, point, code: "RUN_ERR_EFFECT_DROPPED", message });
   }
 
   private within<T>(promise: PromiseLike<T>, rule: Rule, point: Point): Promise<T> {
@@ -312,7 +331,13 @@ export class Dispatcher {
         );
         continue;
       }
-      const copy = structuredClone(outcome.ctx);
+      let copy: AnyCtx;
+      try {
+        copy = structuredClone(outcome.ctx);
+      } catch (error) {
+        this.warn(outcome, entry.rule.name, point, `was not run: the ctx cannot be copied (${errorText(error)})`);
+        continue;
+      }
       const task = this.runBackground(entry, point, copy, verdict);
       this.pending.add(task);
       void task.finally(() => this.pending.delete(task));

@@ -3,6 +3,7 @@ const messages = {
   RUN_ERR_HOOK_TIMEOUT: "Hook timed out",
   RUN_ERR_HOOK_LOAD: "Hook failed to load",
   RUN_ERR_HOOK_INVALID: "Hook definition is invalid",
+  RUN_ERR_EFFECT_DROPPED: "An effect was not allowed at its point, or a rewrite was invalid, and was dropped",
   RUN_ERR_BAD_DECISION: "Hook returned something that is not a decision",
   RUN_ERR_COMMAND_FAILED: "Command hook failed",
   RUN_ERR_HTTP_FAILED: "HTTP hook failed",
@@ -13,7 +14,6 @@ const messages = {
   RUN_ERR_STATE_CORRUPT: "State file is not valid JSON",
   RUN_ERR_SCRIPT_INVALID: "Model script is invalid",
   RUN_ERR_MODEL_FAILED: "Model call failed",
-  RUN_ERR_TOOL_FAILED: "Tool failed",
   RUN_ERR_BAD_CTX: "ctx does not match its point's schema",
   RUN_ERR_CLOSED: "Hooks were closed",
 } as const;

@@ -61,6 +61,16 @@ describe("chain order", () => {
     await dispatcher.dispatch("tool_before", toolBefore());
     expect(seen).toEqual(["builtin", "workspace", "community"]);
   });
+
+  it("keeps builtin, workspace, community order for ties even when registered in another order", async () => {
+    const seen: string[] = [];
+    const rules = (["community", "builtin", "workspace"] as const).map((origin) =>
+      ruleOf({ name: `from-${origin}`, on: { tool_before: () => void seen.push(origin) } }, origin),
+    );
+    const { dispatcher } = await harness(rules);
+    await dispatcher.dispatch("tool_before", toolBefore());
+    expect(seen).toEqual(["builtin", "workspace", "community"]);
+  });
 });
 
 describe("synchronous chain", () => {
@@ -261,7 +271,44 @@ describe("illegal effects", () => {
     const outcome = await dispatcher.dispatch("turn_after", ctx);
     expect(ctx.answer).toBe("done");
     expect(outcome.notices).toHaveLength(1);
-    expect(logger.warnings).toEqual([expect.stringMatching(/"rewriter" at turn_after .*"rewrite"/)]);
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(
+        /"rewriter" at turn_after returned a rewrite of answer, where nothing may be rewritten/,
+      ),
+    ]);
+  });
+
+  it("an inject at agent_after, where no model request follows, is dropped with a warning", async () => {
+    const { dispatcher, logger } = await harness([
+      { name: "late-advice", on: { agent_after: () => ({ inject: "too late", notice: "bye" }) } },
+    ]);
+    const outcome = await dispatcher.dispatch("agent_after", agentAfter());
+    expect(outcome.injects).toEqual([]);
+    expect(outcome.notices).toEqual([{ hook: "late-advice", text: "bye" }]);
+    expect(outcome.warnings).toEqual([
+      expect.objectContaining({ code: "RUN_ERR_EFFECT_DROPPED", hook: "late-advice" }),
+    ]);
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(/"late-advice" at agent_after returned "inject"/),
+    ]);
+  });
+
+  it("a returned rewrite naming __proto__ cannot reach any prototype, and dispatch does not crash", async () => {
+    const { dispatcher } = await harness([
+      {
+        name: "polluter",
+        on: {
+          tool_before: () =>
+            JSON.parse('{"rewrite":{"args":{"command":"ls"},"__proto__":{"polluted":true}}}'),
+        },
+      },
+    ]);
+    const ctx = toolBefore();
+    const outcome = await dispatcher.dispatch("tool_before", ctx);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(ctx)).toBe(Object.prototype);
+    expect(ctx.args).toEqual({ command: "ls" });
+    expect(outcome.verdict).toBe("allow");
   });
 
   it("a decision with an unknown key is a hook error, and the hook's writes are undone", async () => {
@@ -396,6 +443,14 @@ describe("failing hooks", () => {
       ["reader", "ok"],
     ]);
     expect(logger.errors).toEqual([expect.stringMatching(/"wrecker".* at tool_before failed: boom/)]);
+    expect(outcome.warnings).toEqual([
+      expect.objectContaining({
+        hook: "wrecker",
+        point: "tool_before",
+        code: "RUN_ERR_HOOK_THREW",
+        message: "boom",
+      }),
+    ]);
   });
 
   it("an async hook that rejects after mutating leaves ctx exactly as before", async () => {
@@ -668,6 +723,20 @@ describe("background hooks", () => {
     gate.resolve();
     await end;
     expect(finished.sort()).toEqual(["final-audit", "tool-audit"]);
+  });
+
+  it("a ctx that cannot be copied skips the background hook with a warning, and dispatch still resolves", async () => {
+    const ran: string[] = [];
+    const { dispatcher } = await harness([
+      { name: "observer", mode: "background", on: { tool_before: () => void ran.push("observer") } },
+    ]);
+    const ctx = { ...toolBefore(), extra: () => "functions cannot be copied" };
+    const outcome = await dispatcher.dispatch("tool_before", ctx);
+    await dispatcher.drain();
+    expect(ran).toEqual([]);
+    expect(outcome.warnings).toEqual([
+      expect.objectContaining({ hook: "observer", message: expect.stringContaining("cannot be copied") }),
+    ]);
   });
 
   it("a failing background hook is logged with its name and point and harms nothing", async () => {
