@@ -124,8 +124,14 @@ async function session(
       onEvent: options.json
         ? (event) => write(`${JSON.stringify(event)}\n`)
         : transcriptWriter(write, context.color),
+      ...(run.model instanceof ScriptedModel && run.model.script.systemPrompt
+        ? { systemPrompt: run.model.script.systemPrompt }
+        : {}),
     });
-    return result.reason === "model_error" ? exitCodes.error : exitCodes.ok;
+    if (result.error === undefined) return exitCodes.ok;
+    const rendered = renderError(result.error);
+    context.stderr.write(`${rendered.line}\n`);
+    return rendered.exitCode;
   } finally {
     await hooks.close();
   }

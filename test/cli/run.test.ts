@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
@@ -101,5 +103,44 @@ export default defineHook({
       ["tool_before", "bash", "block"],
     ]);
     expect(lines[2]).toMatchObject({ decidedBy: "guard", args: { command: "rm -rf /" } });
+  });
+
+  it("--ask prompt with no more input answers no: the tool does not run and the run ends normally", async () => {
+    const dir = await workspace({
+      "script.json": script([
+        { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+        { content: "ok" },
+      ]),
+      ".hookyard/hooks/careful.mjs":
+        'export default { name: "careful", on: { tool_before: () => ({ ask: "writes a file" }) } };',
+    });
+    const result = await hookyard(["run", "go", "--model", "scripted:script.json", "--ask", "prompt"], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(existsSync(join(dir, "a.txt"))).toBe(false);
+    expect(result.stdout).toContain("confirmation was required");
+    expect(result.stdout).toContain("end: completed");
+  });
+
+  it("a model endpoint that fails is reported with its code and remedy, exit 1", async () => {
+    const dir = await workspace();
+    const server = createServer((_req, res) => {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end('{"error":"model is loading"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await hookyard(
+        ["run", "hi", "--model", "openai:tiny", "--base-url", `http://127.0.0.1:${port}/v1`],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/error\s+.*answered 503: \{"error":"model is loading"\}/);
+      expect(result.stderr).toMatch(/^hookyard: RUN_ERR_MODEL_FAILED: .*503.*\(check --base-url/m);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
