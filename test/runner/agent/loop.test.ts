@@ -264,4 +264,43 @@ describe("the agent loop", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(toolResultsSeen(model)[0]).toContain("timed out");
   });
+
+  it("a turn ends after maxSteps model calls, with reason max_steps", async () => {
+    const root = await workspace();
+    const looping = Array.from({ length: 5 }, () => ({ toolCalls: [{ name: "list_dir", args: {} }] }));
+    const model = scripted(looping);
+    const { result } = await run(root, model, [], { maxSteps: 3 });
+
+    expect(model.requests).toHaveLength(3);
+    expect(result.reason).toBe("max_steps");
+  });
+
+  it("compaction never leaves a tool result without the call that asked for it", async () => {
+    const root = await workspace();
+    const model = scripted([
+      ...Array.from({ length: 6 }, (_, i) => ({
+        toolCalls: [{ name: "list_dir", args: { path: `.${"/.".repeat(i)}` } }],
+      })),
+      { content: "done" },
+    ]);
+    const compactions: number[] = [];
+    const counter = defineHook({
+      name: "counter",
+      on: {
+        compact_before: (ctx) => {
+          compactions.push(ctx.messages.length);
+        },
+      },
+    });
+    await run(root, model, [counter], { compactAt: 5 });
+
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const request of model.requests) {
+      const callIds = new Set(request.messages.flatMap((m) => (m.toolCalls ?? []).map((c) => c.id)));
+      for (const message of request.messages.filter((m) => m.role === "tool")) {
+        expect(callIds.has(message.toolCallId as string)).toBe(true);
+      }
+      expect(request.messages.length).toBeLessThanOrEqual(6);
+    }
+  });
 });
