@@ -65,10 +65,13 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   const root = await findWorkspaceRoot(options.cwd ?? process.cwd());
   const config = await readWorkspaceConfig(root);
   const workspace = await loadWorkspaceHooks(root);
+  const configFile = join(root, configFileName);
   const problems: LoadProblem[] = [];
   const skip = (problem: LoadProblem) => {
     problems.push(problem);
-    logger.error(`${problem.file ?? configFileName}: hook "${problem.name}" skipped: ${problem.message}`);
+    logger.error(
+      `${problem.code}: ${problem.file ?? configFile}: hook "${problem.name}" skipped: ${problem.message}`,
+    );
   };
   for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
 
@@ -104,7 +107,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     ]),
     ...config.rules.map((rule): [string, string, () => Rule] => [
       rule.name,
-      configFileName,
+      configFile,
       () =>
         compileRule(
           { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -63,7 +63,7 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
   const code = await bundle(file);
   const cacheDir = join(root, ".hookyard", "cache", "hooks");
   const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
-  const cached = join(cacheDir, `${basename(file).replace(/\.[^.]+$/, "")}.${hash}.mjs`);
+  const cached = join(cacheDir, `${basename(file)}.${hash}.mjs`);
   await mkdir(cacheDir, { recursive: true });
   const temp = `${cached}.${process.pid}.tmp`;
   await writeFile(temp, code);
@@ -117,17 +117,21 @@ async function bundle(file: string): Promise<string> {
   return output.text;
 }
 
+/** A bundle this old is no longer being imported by another hookyard process in the same workspace. */
+const staleAfterMs = 60_000;
+
 /** Earlier bundles of the same hook file: only the newest is ever imported again. */
 async function removeStale(cacheDir: string, current: string): Promise<void> {
-  const stem = basename(current).replace(/\.[0-9a-f]{16}\.mjs$/, "");
+  const prefix = basename(current).replace(/[0-9a-f]{16}\.mjs$/, "");
   for (const name of await readdir(cacheDir)) {
     const path = join(cacheDir, name);
     if (
-      path !== current &&
-      name.startsWith(`${stem}.`) &&
-      /^\.[0-9a-f]{16}\.mjs$/.test(name.slice(stem.length))
-    ) {
-      await rm(path, { force: true });
-    }
+      path === current ||
+      !name.startsWith(prefix) ||
+      !/^[0-9a-f]{16}\.mjs$/.test(name.slice(prefix.length))
+    )
+      continue;
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > staleAfterMs) await rm(path, { force: true });
   }
 }

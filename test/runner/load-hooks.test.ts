@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Point } from "../../runner/events.js";
@@ -150,6 +150,31 @@ export default defineHook({
     expect(hooks.problems.map((p) => p.name)).toEqual(["lint"]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.injects).toEqual([{ hook: "note", text: "Be careful." }]);
+  });
+
+  it("keeps one bundle per hook file in the cache, removing older ones once they are a minute old", async () => {
+    const { root } = await workspace({
+      ".hookyard/hooks/a.ts": injectingHook("a-ts", "one"),
+      ".hookyard/hooks/a.mjs": injectingHook("a-mjs"),
+    });
+    const cache = join(root, ".hookyard", "cache", "hooks");
+    const first = (await readdir(cache)).sort();
+    expect(first).toEqual([
+      expect.stringMatching(/^a\.mjs\.[0-9a-f]{16}\.mjs$/),
+      expect.stringMatching(/^a\.ts\.[0-9a-f]{16}\.mjs$/),
+    ]);
+
+    await writeFiles(root, { ".hookyard/hooks/a.ts": injectingHook("a-ts", "two") });
+    const old = new Date(Date.now() - 120_000);
+    for (const name of first) await utimes(join(cache, name), old, old);
+    const reloaded = await loadHooks({ cwd: root, logger: recordingLogger() });
+    loaded.push(reloaded);
+    const after = (await readdir(cache)).sort();
+    expect(after).toHaveLength(2);
+    expect(after).toContain(first[0]);
+    expect(after).not.toContain(first[1]);
+    const outcome = await reloaded.dispatch("tool_before", toolBefore());
+    expect(outcome.injects.map((i) => i.text)).toEqual(["a-mjs", "two"]);
   });
 
   it("finds the workspace root from a subdirectory", async () => {

@@ -52,7 +52,9 @@ export class OpenAIModel implements Model {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
       });
     } catch (error) {
-      throw fail((error as Error).message, error);
+      // fetch says only "fetch failed"; why (ECONNREFUSED, ENOTFOUND, a timeout) is in its cause.
+      const { message, cause } = error as Error;
+      throw fail(cause instanceof Error ? `${message}: ${cause.message}` : message, error);
     }
     const text = await response.text();
     if (!response.ok) throw fail(`answered ${response.status}: ${text.slice(0, 300)}`);
