@@ -12,8 +12,10 @@ import {
 import { type ChainVerdict, type Decision, decisionSchema, type HookApi } from "./hook.js";
 import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
-import { compileMatcher, type MatchTest } from "./matcher.js";
+import { always, compileMatcher, type MatchTest } from "./matcher.js";
 import { type Origin, originOrder, type Rule, type Trust } from "./rule.js";
+import { Stopwatch } from "./stopwatch.js";
+import { Watchdog } from "./watchdog.js";
 
 export interface Attributed {
   hook: string;
@@ -60,9 +62,11 @@ export interface DispatcherOptions {
   drainTimeoutMs?: number;
 }
 
+/** A rule in the chain of one point. */
 interface Entry {
   rule: Rule;
-  matches: Map<Point, MatchTest>;
+  /** The rule's matcher at this point. */
+  matches: MatchTest;
   api: HookApi;
 }
 
@@ -73,6 +77,7 @@ export class Dispatcher {
   private readonly chains = new Map<Point, Entry[]>();
   private readonly backgroundChains = new Map<Point, Entry[]>();
   private readonly pending = new Set<Promise<void>>();
+  private readonly watchdog = new Watchdog();
   private readonly backgroundLimit: number;
   private readonly drainTimeoutMs: number;
 
@@ -91,15 +96,12 @@ export class Dispatcher {
         a.index - b.index,
     );
     for (const { rule } of sorted) {
-      const entry: Entry = {
-        rule,
-        matches: compileMatcher(rule.matcher, rule.name, rule.points),
-        api: options.apiFor(rule),
-      };
+      const matches = compileMatcher(rule.matcher, rule.name, rule.points);
+      const api = options.apiFor(rule);
       const chains = rule.mode === "background" ? this.backgroundChains : this.chains;
       for (const point of rule.points) {
         const chain = chains.get(point) ?? [];
-        chain.push(entry);
+        chain.push({ rule, matches: matches.get(point) ?? always, api });
         chains.set(point, chain);
       }
     }
@@ -125,10 +127,12 @@ export class Dispatcher {
       runs: [],
       warnings: [],
     };
+    const stopwatch = new Stopwatch();
     for (const entry of this.chains.get(point) ?? []) {
-      if (!entry.matches.get(point)?.(ctx)) continue;
-      const stop = await this.runOne(entry, point, outcome);
-      if (stop) break;
+      if (!entry.matches(ctx)) continue;
+      // Fast path: stay synchronous until a hook returns a thenable.
+      const stop = this.runOne(entry, outcome, stopwatch);
+      if (stop === true || (stop !== false && (await stop))) break;
     }
     this.launchBackground(point, outcome);
     if (point === "agent_after") await this.drain();
@@ -150,27 +154,56 @@ export class Dispatcher {
     }
   }
 
-  private async runOne<C extends AnyCtx>(
-    entry: Entry,
-    point: Point,
-    outcome: ChainOutcome<C>,
-  ): Promise<boolean> {
+  /** Runs one hook of the chain; true when the chain stops there. A promise only if the hook returned one. */
+  private runOne(entry: Entry, outcome: ChainOutcome, stopwatch: Stopwatch): boolean | Promise<boolean> {
     const { rule } = entry;
     const journal = new CtxJournal<AnyCtx>(outcome.ctx);
-    const started = performance.now();
+    let result: unknown;
+    let answer: Promise<unknown> | undefined;
+    try {
+      result = rule.run(outcome.point, journal.view, entry.api);
+      if (isThenable(result)) answer = this.within(result, rule, outcome.point);
+    } catch (error) {
+      return this.fail(entry, outcome, journal, stopwatch, error);
+    }
+    if (answer) return this.settle(entry, outcome, journal, stopwatch, answer);
+    return this.finish(entry, outcome, journal, stopwatch, result);
+  }
+
+  private async settle(
+    entry: Entry,
+    outcome: ChainOutcome,
+    journal: CtxJournal<AnyCtx>,
+    stopwatch: Stopwatch,
+    answer: Promise<unknown>,
+  ): Promise<boolean> {
+    let result: unknown;
+    try {
+      result = await answer;
+    } catch (error) {
+      return this.fail(entry, outcome, journal, stopwatch, error);
+    }
+    return this.finish(entry, outcome, journal, stopwatch, result);
+  }
+
+  private finish(
+    entry: Entry,
+    outcome: ChainOutcome,
+    journal: CtxJournal<AnyCtx>,
+    stopwatch: Stopwatch,
+    result: unknown,
+  ): boolean {
+    const { rule } = entry;
+    const { point } = outcome;
     let decision: Decision | undefined;
     try {
-      let result = rule.run(point, journal.view, entry.api);
-      if (isThenable(result)) result = await this.within(result, rule, point);
       decision = parseDecision(result, rule, point);
     } catch (error) {
-      journal.rollback();
-      journal.revoke();
-      return this.fail(entry, point, outcome, error, performance.now() - started);
+      return this.fail(entry, outcome, journal, stopwatch, error);
     }
     const effects = this.apply(rule, point, decision, journal, outcome);
     journal.revoke();
-    outcome.runs.push(run(rule, performance.now() - started, "ok", effects));
+    outcome.runs.push(run(rule, stopwatch.lap(), "ok", effects));
     return outcome.verdict === "block";
   }
 
@@ -182,6 +215,7 @@ export class Dispatcher {
     journal: CtxJournal<AnyCtx>,
     outcome: ChainOutcome,
   ): Effect[] {
+    if (decision === undefined && !journal.changed) return [];
     const legal = legalEffects(point);
     const effects: Effect[] = [];
     const drop = (effect: string) =>
@@ -233,7 +267,12 @@ export class Dispatcher {
     const illegal = Object.keys(fields).filter((field) => !rewritable.includes(field));
     if (illegal.length > 0) {
       const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
-      this.warn(outcome, rule.name, point, `returned a rewrite of ${illegal.join(", ")}, where ${allowed} rewritten; dropped`);
+      this.warn(
+        outcome,
+        rule.name,
+        point,
+        `returned a rewrite of ${illegal.join(", ")}, where ${allowed} rewritten; dropped`,
+      );
       return;
     }
     for (const [field, value] of Object.entries(fields)) journal.view[field] = value;
@@ -259,8 +298,19 @@ export class Dispatcher {
     return undefined;
   }
 
-  private fail(entry: Entry, point: Point, outcome: ChainOutcome, thrown: unknown, ms: number): boolean {
+  /** A hook that threw, timed out or answered nonsense: its writes are undone, and onError decides. */
+  private fail(
+    entry: Entry,
+    outcome: ChainOutcome,
+    journal: CtxJournal<AnyCtx>,
+    stopwatch: Stopwatch,
+    thrown: unknown,
+  ): boolean {
+    journal.rollback();
+    journal.revoke();
+    const ms = stopwatch.lap();
     const { rule } = entry;
+    const { point } = outcome;
     // Wrap, don't replace: the hook's own error stays the cause.
     const error =
       thrown instanceof RunnerError
@@ -291,21 +341,21 @@ export class Dispatcher {
   private within<T>(promise: PromiseLike<T>, rule: Rule, point: Point): Promise<T> {
     const ms = rule.timeoutMs + (rule.selfTimed ? selfTimedGraceMs : 0);
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const watch = this.watchdog.start(ms, () => {
         reject(
           new RunnerError("RUN_ERR_HOOK_TIMEOUT", `no answer within ${rule.timeoutMs} ms`, {
             hook: rule.name,
             point,
           }),
         );
-      }, ms);
+      });
       promise.then(
         (value) => {
-          clearTimeout(timer);
+          this.watchdog.stop(watch);
           resolve(value);
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          this.watchdog.stop(watch);
           reject(error);
         },
       );
@@ -321,7 +371,7 @@ export class Dispatcher {
       ...(outcome.blockedBy ? { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } : {}),
     };
     for (const entry of entries) {
-      if (!entry.matches.get(point)?.(outcome.ctx)) continue;
+      if (!entry.matches(outcome.ctx)) continue;
       if (this.pending.size >= this.backgroundLimit) {
         this.warn(
           outcome,
@@ -335,7 +385,12 @@ export class Dispatcher {
       try {
         copy = structuredClone(outcome.ctx);
       } catch (error) {
-        this.warn(outcome, entry.rule.name, point, `was not run: the ctx cannot be copied (${errorText(error)})`);
+        this.warn(
+          outcome,
+          entry.rule.name,
+          point,
+          `was not run: the ctx cannot be copied (${errorText(error)})`,
+        );
         continue;
       }
       const task = this.runBackground(entry, point, copy, verdict);

@@ -8,35 +8,48 @@
  */
 export class CtxJournal<T extends object> {
   readonly view: T;
-  /** Top-level fields written through the view, whatever the depth of the write. */
-  readonly touched = new Set<string>();
-  private readonly undo: Array<() => void> = [];
-  private readonly revokers: Array<() => void> = [];
-  private readonly proxies = new Map<string, WeakMap<object, object>>();
+  private isRevoked = false;
+  // The rest is made on first need: most hooks never write, and many never read below the top.
+  private touchedFields: Set<string> | undefined;
+  private undo: Array<() => void> | undefined;
+  private proxies: Map<string, WeakMap<object, object>> | undefined;
 
   constructor(root: T) {
-    const { proxy, revoke } = Proxy.revocable<T>(root, this.handler(undefined) as ProxyHandler<T>);
-    this.revokers.push(revoke);
-    this.view = proxy;
+    // A plain Proxy and a flag rather than Proxy.revocable: one object less per call, and every
+    // view this journal hands out is revoked at once.
+    this.view = new Proxy(root, new ViewHandler(this, undefined) as ProxyHandler<T>);
+  }
+
+  /** Top-level fields written through the view, whatever the depth of the write. */
+  get touched(): Set<string> {
+    this.touchedFields ??= new Set();
+    return this.touchedFields;
   }
 
   get changed(): boolean {
-    return this.undo.length > 0;
+    return this.undo !== undefined && this.undo.length > 0;
+  }
+
+  get revoked(): boolean {
+    return this.isRevoked;
   }
 
   rollback(): void {
+    if (!this.undo) return;
     for (let i = this.undo.length - 1; i >= 0; i--) this.undo[i]?.();
     this.undo.length = 0;
-    this.touched.clear();
+    this.touchedFields?.clear();
   }
 
   revoke(): void {
-    for (const revoke of this.revokers) revoke();
-    this.revokers.length = 0;
+    this.isRevoked = true;
+    this.proxies = undefined;
   }
 
-  private wrap(value: unknown, rootKey: string): unknown {
+  /** @internal The view of a nested object, made once per object and top-level field. */
+  wrap(value: unknown, rootKey: string): unknown {
     if (typeof value !== "object" || value === null) return value;
+    this.proxies ??= new Map();
     let byTarget = this.proxies.get(rootKey);
     if (!byTarget) {
       byTarget = new WeakMap();
@@ -44,64 +57,15 @@ export class CtxJournal<T extends object> {
     }
     let proxy = byTarget.get(value);
     if (!proxy) {
-      const made = Proxy.revocable(value, this.handler(rootKey));
-      this.revokers.push(made.revoke);
-      proxyTargets.set(made.proxy, value);
-      byTarget.set(value, made.proxy);
-      proxy = made.proxy;
+      proxy = new Proxy(value, new ViewHandler(this, rootKey));
+      proxyTargets.set(proxy, value);
+      byTarget.set(value, proxy);
     }
     return proxy;
   }
 
-  private handler(rootKey: string | undefined): ProxyHandler<object> {
-    const rootOf = (key: string | symbol) => rootKey ?? String(key);
-    return {
-      get: (target, key, receiver) => {
-        const value = Reflect.get(target, key, receiver);
-        if (typeof key === "symbol" || typeof value !== "object" || value === null) return value;
-        // A proxy invariant: a frozen property must read back as its own value.
-        const own = Reflect.getOwnPropertyDescriptor(target, key);
-        if (own && !own.configurable && !own.writable) return value;
-        return this.wrap(value, rootOf(key));
-      },
-      // Descriptors hand out views too (`Object.getOwnPropertyDescriptors` is a common clone idiom).
-      getOwnPropertyDescriptor: (target, key) => {
-        const own = Reflect.getOwnPropertyDescriptor(target, key);
-        if (!own || !("value" in own) || typeof key === "symbol" || (!own.configurable && !own.writable)) {
-          return own;
-        }
-        return { ...own, value: this.wrap(own.value, rootOf(key)) };
-      },
-      set: (target, key, value) => {
-        // `x.__proto__ = p` would reach the target's prototype past the setPrototypeOf trap.
-        if (key === "__proto__" && !Object.hasOwn(target, key)) return false;
-        this.remember(target, key, value);
-        this.touched.add(rootOf(key));
-        return Reflect.set(target, key, unwrapDeep(value));
-      },
-      deleteProperty: (target, key) => {
-        if (!Object.hasOwn(target, key)) return true;
-        this.remember(target, key);
-        this.touched.add(rootOf(key));
-        return Reflect.deleteProperty(target, key);
-      },
-      defineProperty: (target, key, descriptor) => {
-        // Refused like a frozen object would refuse it: rollback could not undo this.
-        if (irreversible(Reflect.getOwnPropertyDescriptor(target, key), descriptor)) return false;
-        this.remember(target, key, descriptor.value);
-        this.touched.add(rootOf(key));
-        const own = { ...descriptor };
-        if ("value" in own) own.value = unwrapDeep(own.value);
-        return Reflect.defineProperty(target, key, own);
-      },
-      // freeze, seal and preventExtensions cannot be undone; they throw in the hook instead, and so
-      // does a prototype change, which no write to ctx needs.
-      preventExtensions: () => false,
-      setPrototypeOf: () => false,
-    };
-  }
-
-  private remember(target: object, key: string | symbol, next?: unknown): void {
+  /** @internal Journals a write of `key` on `target`, under the top-level field `rootKey`. */
+  record(target: object, key: string | symbol, rootKey: string, next?: unknown): void {
     // Arrays change `length` and their tail without a trap: a write past the end grows length, a
     // shorter length deletes the tail. Journal those too, so rollback leaves no holes behind.
     if (Array.isArray(target)) {
@@ -111,14 +75,116 @@ export class CtxJournal<T extends object> {
       }
     }
     this.rememberOne(target, key);
+    this.touched.add(rootKey);
   }
 
   private rememberOne(target: object, key: string | symbol): void {
     const previous = Reflect.getOwnPropertyDescriptor(target, key);
+    this.undo ??= [];
     this.undo.push(() => {
       if (previous) Reflect.defineProperty(target, key, previous);
       else Reflect.deleteProperty(target, key);
     });
+  }
+}
+
+/**
+ * The traps of one view, as methods: a small object per view instead of a handler of closures.
+ * Once the journal is revoked every trap throws, as those of a revoked Proxy do.
+ */
+class ViewHandler implements ProxyHandler<object> {
+  constructor(
+    private readonly journal: CtxJournal<object>,
+    /** The top-level field this view is under; undefined for the view of the ctx itself. */
+    private readonly rootKey: string | undefined,
+  ) {}
+
+  get(target: object, key: string | symbol, receiver: unknown): unknown {
+    this.live("get");
+    const value = Reflect.get(target, key, receiver);
+    if (typeof key === "symbol" || typeof value !== "object" || value === null) return value;
+    // A proxy invariant: a frozen property must read back as its own value.
+    const own = Reflect.getOwnPropertyDescriptor(target, key);
+    if (own && !own.configurable && !own.writable) return value;
+    return this.journal.wrap(value, this.rootOf(key));
+  }
+
+  // Descriptors hand out views too (`Object.getOwnPropertyDescriptors` is a common clone idiom).
+  getOwnPropertyDescriptor(target: object, key: string | symbol): PropertyDescriptor | undefined {
+    this.live("getOwnPropertyDescriptor");
+    const own = Reflect.getOwnPropertyDescriptor(target, key);
+    if (!own || !("value" in own) || typeof key === "symbol" || (!own.configurable && !own.writable)) {
+      return own;
+    }
+    return { ...own, value: this.journal.wrap(own.value, this.rootOf(key)) };
+  }
+
+  set(target: object, key: string | symbol, value: unknown): boolean {
+    this.live("set");
+    // `x.__proto__ = p` would reach the target's prototype past the setPrototypeOf trap.
+    if (key === "__proto__" && !Object.hasOwn(target, key)) return false;
+    this.journal.record(target, key, this.rootOf(key), value);
+    return Reflect.set(target, key, unwrapDeep(value));
+  }
+
+  deleteProperty(target: object, key: string | symbol): boolean {
+    this.live("deleteProperty");
+    if (!Object.hasOwn(target, key)) return true;
+    this.journal.record(target, key, this.rootOf(key));
+    return Reflect.deleteProperty(target, key);
+  }
+
+  defineProperty(target: object, key: string | symbol, descriptor: PropertyDescriptor): boolean {
+    this.live("defineProperty");
+    // Refused like a frozen object would refuse it: rollback could not undo this.
+    if (irreversible(Reflect.getOwnPropertyDescriptor(target, key), descriptor)) return false;
+    this.journal.record(target, key, this.rootOf(key), descriptor.value);
+    const own = { ...descriptor };
+    if ("value" in own) own.value = unwrapDeep(own.value);
+    return Reflect.defineProperty(target, key, own);
+  }
+
+  // freeze, seal and preventExtensions cannot be undone; they throw in the hook instead, and so
+  // does a prototype change, which no write to ctx needs.
+  preventExtensions(): boolean {
+    this.live("preventExtensions");
+    return false;
+  }
+
+  setPrototypeOf(): boolean {
+    this.live("setPrototypeOf");
+    return false;
+  }
+
+  // The traps below only forward; they exist so that a revoked view throws on them too.
+  has(target: object, key: string | symbol): boolean {
+    this.live("has");
+    return Reflect.has(target, key);
+  }
+
+  ownKeys(target: object): ArrayLike<string | symbol> {
+    this.live("ownKeys");
+    return Reflect.ownKeys(target);
+  }
+
+  getPrototypeOf(target: object): object | null {
+    this.live("getPrototypeOf");
+    return Reflect.getPrototypeOf(target);
+  }
+
+  isExtensible(target: object): boolean {
+    this.live("isExtensible");
+    return Reflect.isExtensible(target);
+  }
+
+  private live(trap: string): void {
+    if (this.journal.revoked) {
+      throw new TypeError(`Cannot perform '${trap}' on a proxy that has been revoked`);
+    }
+  }
+
+  private rootOf(key: string | symbol): string {
+    return this.rootKey ?? String(key);
   }
 }
 

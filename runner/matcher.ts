@@ -4,7 +4,7 @@ import type { Matcher } from "./hook.js";
 
 export type MatchTest = (ctx: AnyCtx) => boolean;
 
-const always: MatchTest = () => true;
+export const always: MatchTest = () => true;
 
 /**
  * Compiles `{ field: "regex" }` once per point, so dispatch only runs regexes. A field the point

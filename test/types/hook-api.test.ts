@@ -25,7 +25,9 @@ describe("the public hook API's types", () => {
           expectTypeOf(ctx.result).toBeString();
         },
         llm_before(ctx) {
-          expectTypeOf(ctx.messages[0]?.role).toEqualTypeOf<"system" | "user" | "assistant" | "tool" | undefined>();
+          expectTypeOf(ctx.messages[0]?.role).toEqualTypeOf<
+            "system" | "user" | "assistant" | "tool" | undefined
+          >();
           return { inject: "be brief" };
         },
         async turn_before(ctx) {
@@ -57,7 +59,9 @@ describe("the public hook API's types", () => {
     expectTypeOf(loadHooks).returns.resolves.toEqualTypeOf<Hooks>();
     type Dispatch = Hooks["dispatch"];
     expectTypeOf<Parameters<Dispatch>[0]>().toEqualTypeOf<Point>();
-    expectTypeOf<ChainOutcome<CtxOf<"tool_before">>["ctx"]["args"]>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<ChainOutcome<CtxOf<"tool_before">>["ctx"]["args"]>().toEqualTypeOf<
+      Record<string, unknown>
+    >();
     expectTypeOf<Decision["block"]>().toEqualTypeOf<string | undefined>();
   });
 });
