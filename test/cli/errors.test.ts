@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
-import { workspace } from "../helpers/workspace.js";
+import { workspace } from "../helpers/temp.js";
 
 describe("hookyard errors", () => {
   it("an unknown command is a usage error (exit 2)", async () => {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
-import { workspace } from "../helpers/workspace.js";
+import { workspace } from "../helpers/temp.js";
 
 const auditOverride = `import { defineHook } from "hookyard";
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
-import { workspace } from "../helpers/workspace.js";
+import { workspace } from "../helpers/temp.js";
 
 const script = (responses: unknown[]) => JSON.stringify({ responses });
 

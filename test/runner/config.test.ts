@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readWorkspaceConfig } from "../../runner/config.js";
-import { useTempDirs, writeFiles } from "./helpers-engines.js";
-
-const tempDir = useTempDirs();
+import { tempDir, writeFiles } from "../helpers/temp.js";
 
 async function configOf(json: string | object) {
   const root = await tempDir();

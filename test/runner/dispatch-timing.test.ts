@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deferred, harness, sleep, toolBefore } from "./helpers.js";
+import { toolBefore } from "../helpers/ctx.js";
+import { deferred, harness, sleep } from "./helpers.js";
 
 const argsOf = (ctx: { args: Record<string, unknown> }) => ctx.args as { command: string; flags: string[] };
 

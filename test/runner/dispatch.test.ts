@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HookApi } from "../../runner/hook.js";
-import {
-  agentAfter,
-  deferred,
-  harness,
-  ruleOf,
-  sleep,
-  toolAfter,
-  toolBefore,
-  turnAfter,
-  turnBefore,
-} from "./helpers.js";
+import { agentAfter, toolAfter, toolBefore, turnAfter, turnBefore } from "../helpers/ctx.js";
+import { deferred, harness, ruleOf, sleep } from "./helpers.js";
 
 interface Args {
   command: string;

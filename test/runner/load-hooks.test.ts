@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Point } from "../../runner/events.js";
 import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
-import { recordingLogger, toolBefore, useTempDirs, writeFiles } from "./helpers-engines.js";
-
-const tempDir = useTempDirs();
+import { toolBefore } from "../helpers/ctx.js";
+import { recordingLogger } from "../helpers/logger.js";
+import { tempDir, writeFiles } from "../helpers/temp.js";
 
 const loaded: Hooks[] = [];
 afterEach(async () => {
@@ -70,6 +70,9 @@ describe("loadHooks: where hooks come from", () => {
     const { root, hooks } = await workspace({
       [file]: `
 import { defineHook } from "hookyard";
+import { recordingLogger } from "../helpers/logger.js";
+import { toolBefore } from "../helpers/ctx.js";
+import { tempDir, writeFiles } from "../helpers/temp.js";
 
 interface ShellArgs {
   command?: string;
@@ -343,8 +346,7 @@ describe("loadHooks: the builtin audit log", () => {
       expect.objectContaining({ point: "tool_error", callId: "c3", error: "no such file" }),
     ]);
     expect(lines[0]).not.toHaveProperty("decidedBy");
-    for (const line of lines)
-      expect(line).toMatchObject({ sessionId: "session-1", time: expect.any(String) });
+    for (const line of lines) expect(line).toMatchObject({ sessionId: "s1", time: expect.any(String) });
   });
 });
 

@@ -3,7 +3,9 @@ import { Dispatcher } from "../../runner/dispatch.js";
 import { RunnerError } from "../../runner/errors.js";
 import type { Matcher } from "../../runner/hook.js";
 import { compileMatcher } from "../../runner/matcher.js";
-import { agentAfter, harness, recordingLogger, ruleOf, toolAfter, toolBefore } from "./helpers.js";
+import { agentAfter, toolAfter, toolBefore } from "../helpers/ctx.js";
+import { recordingLogger } from "../helpers/logger.js";
+import { harness, ruleOf } from "./helpers.js";
 
 describe("matchers", () => {
   it("a tool matcher skips calls to other tools without calling the hook", async () => {

@@ -2,7 +2,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StateStore } from "../../runner/state.js";
-import { harness, tempDir, toolBefore } from "./helpers.js";
+import { toolBefore } from "../helpers/ctx.js";
+import { tempDir } from "../helpers/temp.js";
+import { harness } from "./helpers.js";
 
 async function onDisk(dir: string, hook: string): Promise<unknown> {
   return JSON.parse(await readFile(join(dir, `${hook}.json`), "utf8"));

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StateStore } from "../../runner/state.js";
 import { trustedApi } from "../../runner/trusted-api.js";
-import { recordingLogger, workspace } from "../helpers/workspace.js";
+import { recordingLogger } from "../helpers/logger.js";
+import { workspace } from "../helpers/temp.js";
 
 async function apiIn(files: Record<string, string> = {}) {
   const root = await workspace(files);
@@ -78,6 +79,6 @@ describe("the trusted hook API", () => {
       delete process.env.HOOKYARD_TEST_VALUE;
     }
     api.log("checked", 3, "files");
-    expect(logger.lines).toEqual(["info: [tester] checked 3 files"]);
+    expect(logger.infos).toEqual(["[tester] checked 3 files"]);
   });
 });

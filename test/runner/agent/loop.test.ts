@@ -7,7 +7,8 @@ import { ScriptedModel } from "../../../runner/agent/models/scripted.js";
 import { ctxSchema, type Point, points } from "../../../runner/events.js";
 import { defineHook, type HookDefinition } from "../../../runner/hook.js";
 import { hooksOf } from "../../helpers/hooks.js";
-import { recordingLogger, workspace } from "../../helpers/workspace.js";
+import { recordingLogger } from "../../helpers/logger.js";
+import { workspace } from "../../helpers/temp.js";
 
 function scripted(
   responses: Array<{ content?: string; toolCalls?: Array<{ name: string; args: Record<string, unknown> }> }>,
@@ -129,9 +130,9 @@ describe("the agent loop", () => {
 
     expect(toolResultsSeen(model)).toEqual(["content"]);
     expect(result.answer).toBe("read it");
-    expect(logger.lines.some((l) => l.includes('"late-guard" at tool_after') && l.includes('"block"'))).toBe(
-      true,
-    );
+    expect(
+      logger.warnings.some((l) => l.includes('"late-guard" at tool_after') && l.includes('"block"')),
+    ).toBe(true);
   });
 
   it("rewritten tool args are what the tool receives", async () => {
@@ -167,7 +168,7 @@ describe("the agent loop", () => {
     const { logger } = await run(root, model, [broken]);
 
     expect(await readFile(join(root, "a.txt"), "utf8")).toBe("A");
-    expect(logger.lines.some((l) => l.includes('"broken-rewrite"') && l.includes("undone"))).toBe(true);
+    expect(logger.warnings.some((l) => l.includes('"broken-rewrite"') && l.includes("undone"))).toBe(true);
   });
 
   it("an ask with nobody to answer is denied by default, and the tool does not run", async () => {

@@ -5,7 +5,8 @@ import { runAgent } from "../../../runner/agent/loop.js";
 import { OpenAIModel } from "../../../runner/agent/models/openai.js";
 import { defineHook } from "../../../runner/hook.js";
 import { hooksOf } from "../../helpers/hooks.js";
-import { recordingLogger, workspace } from "../../helpers/workspace.js";
+import { recordingLogger } from "../../helpers/logger.js";
+import { workspace } from "../../helpers/temp.js";
 
 interface Captured {
   headers: Record<string, string | string[] | undefined>;

@@ -3,15 +3,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ConfigRule } from "../../../runner/compile-rule.js";
-import {
-  dispatcherFor,
-  recordingLogger,
-  toolBefore,
-  useTempDirs,
-  waitUntilGone,
-} from "../helpers-engines.js";
-
-const tempDir = useTempDirs();
+import { toolBefore } from "../../helpers/ctx.js";
+import { recordingLogger } from "../../helpers/logger.js";
+import { tempDir } from "../../helpers/temp.js";
+import { dispatcherFor, waitUntilGone } from "./helpers.js";
 
 /** A node one-liner that reads the whole of stdin, then runs `body` with it in `input`. */
 const withStdin = (body: string) =>

@@ -2,9 +2,10 @@ import { createServer } from "node:net";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConfigRule } from "../../../runner/compile-rule.js";
-import { dispatcherFor, recordingLogger, toolBefore, useTempDirs } from "../helpers-engines.js";
-
-const tempDir = useTempDirs();
+import { toolBefore } from "../../helpers/ctx.js";
+import { recordingLogger } from "../../helpers/logger.js";
+import { tempDir } from "../../helpers/temp.js";
+import { dispatcherFor } from "./helpers.js";
 
 let server: FastifyInstance | undefined;
 afterEach(async () => {

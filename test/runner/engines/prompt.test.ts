@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { dispatcherFor, recordingLogger, toolBefore, useTempDirs } from "../helpers-engines.js";
-
-const tempDir = useTempDirs();
+import { toolBefore } from "../../helpers/ctx.js";
+import { recordingLogger } from "../../helpers/logger.js";
+import { tempDir } from "../../helpers/temp.js";
+import { dispatcherFor } from "./helpers.js";
 
 describe("prompt engine", () => {
   it("injects its text, attributed to the rule's name", async () => {
