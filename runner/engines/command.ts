@@ -26,6 +26,8 @@ export type CommandRuleConfig = z.infer<typeof commandRuleSchema>;
 
 /** Beyond this, output is cut: a hook's decision is small, a runaway hook's output is not our memory's problem. */
 const outputCap = 1024 * 1024;
+/** A block reason goes to the model; coding agents cap hook output for it at the same length. */
+const reasonCap = 10_000;
 /** After the process exits, how long to wait for its pipes to close (a backgrounded child may hold them). */
 const pipeGraceMs = 100;
 
@@ -59,7 +61,8 @@ export function commandRule(config: CommandRuleConfig, context: CompileContext):
 
 function interpret(result: ProcessResult, hook: string): Decision | undefined {
   if (result.code === 2) {
-    return { block: result.stderr.trim() || `blocked by command hook "${hook}" (exit 2, no reason given)` };
+    const reason = result.stderr.trim().slice(0, reasonCap);
+    return { block: reason || `blocked by command hook "${hook}" (exit 2, no reason given)` };
   }
   if (result.code !== 0) {
     const why = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.code}`;

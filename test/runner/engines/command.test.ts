@@ -82,6 +82,20 @@ describe("command engine", () => {
     expect(logger.errors).toEqual([]);
   });
 
+  it("survives a flood of output: 50 MB on stdout is cut off, not kept, and the hook still counts as run", async () => {
+    const { outcome, logger } = await runCommand("head -c 50000000 /dev/zero | tr '\\0' x");
+    expect(outcome.verdict).toBe("allow");
+    expect(outcome.runs).toMatchObject([{ hook: "guard", status: "ok" }]);
+    expect(logger.errors).toEqual([]);
+  });
+
+  it("keeps a block reason from a stderr flood short enough for a model to read", async () => {
+    const { outcome } = await runCommand("head -c 5000000 /dev/zero | tr '\\0' x >&2; exit 2");
+    expect(outcome.verdict).toBe("block");
+    expect(outcome.blockedBy?.reason.length).toBeLessThanOrEqual(10_000);
+    expect(outcome.blockedBy?.reason).toMatch(/^x+/);
+  });
+
   it("treats stdout that starts with { but is not JSON as a hook error", async () => {
     const { outcome, logger } = await runCommand(`echo '{"block": oops'`);
     expect(outcome.verdict).toBe("allow");

@@ -94,6 +94,16 @@ describe("http engine", () => {
     expect(logger.errors[0]).toContain("not a JSON object");
   });
 
+  it("refuses an answer larger than 1 MB as a hook error instead of reading it all", async () => {
+    const { url } = await startHookServer((reply) =>
+      reply.type("application/json").send(`{"inject":"${"x".repeat(5_000_000)}"}`),
+    );
+    const { outcome, logger } = await runHttp(url);
+    expect(outcome.injects).toEqual([]);
+    expect(outcome.runs).toMatchObject([{ hook: "reviewer", status: "error" }]);
+    expect(logger.errors[0]).toMatch(/larger than 1048576 bytes/);
+  });
+
   it("gives up on a server that does not answer within timeoutMs", async () => {
     const { url } = await startHookServer(() => new Promise(() => {}));
     const { outcome, logger, ms } = await runHttp(url, { timeoutMs: 300 });
