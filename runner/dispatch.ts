@@ -1,58 +1,14 @@
-import type { z } from "zod";
-import { errorText, RunnerError, type RunnerErrorCode } from "./errors.js";
-import {
-  type AnyCtx,
-  blockable,
-  ctxSchema,
-  type Effect,
-  legalEffects,
-  type Point,
-  rewritableFields,
-} from "./events.js";
-import { type ChainVerdict, type Decision, decisionSchema, type HookApi } from "./hook.js";
+import { applyDecision, parseDecision } from "./effects.js";
+import { errorText, RunnerError } from "./errors.js";
+import { type AnyCtx, blockable, type Effect, type Point } from "./events.js";
+import type { ChainVerdict, Decision, HookApi } from "./hook.js";
 import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
 import { always, compileMatcher, type MatchTest } from "./matcher.js";
-import { type Origin, originOrder, type Rule, type Trust } from "./rule.js";
+import type { ChainOutcome, HookRun } from "./outcome.js";
+import { originOrder, type Rule } from "./rule.js";
 import { Stopwatch } from "./stopwatch.js";
 import { Watchdog } from "./watchdog.js";
-
-export interface Attributed {
-  hook: string;
-  text: string;
-}
-
-export interface HookRun {
-  hook: string;
-  origin: Origin;
-  trust: Trust;
-  engine: string;
-  ms: number;
-  status: "ok" | "error" | "timeout";
-  effects: Effect[];
-}
-
-export interface DispatchWarning {
-  hook: string;
-  point: Point;
-  /** RUN_ERR_HOOK_THREW, RUN_ERR_HOOK_TIMEOUT, … for failures; RUN_ERR_EFFECT_DROPPED for dropped effects. */
-  code: RunnerErrorCode;
-  message: string;
-}
-
-/** What one chain decided. `ctx` is the same object that was passed in, as the hooks left it. */
-export interface ChainOutcome<C extends AnyCtx = AnyCtx> {
-  point: Point;
-  ctx: C;
-  verdict: ChainVerdict["verdict"];
-  blockedBy?: { hook: string; reason: string };
-  asks: Array<{ hook: string; reason: string }>;
-  continues: Array<{ hook: string; reason: string }>;
-  injects: Attributed[];
-  notices: Attributed[];
-  runs: HookRun[];
-  warnings: DispatchWarning[];
-}
 
 export interface DispatcherOptions {
   logger: Logger;
@@ -201,101 +157,12 @@ export class Dispatcher {
     } catch (error) {
       return this.fail(entry, outcome, journal, stopwatch, error);
     }
-    const effects = this.apply(rule, point, decision, journal, outcome);
+    const effects = applyDecision(rule, point, decision, journal, outcome, (message) =>
+      this.warn(outcome, rule.name, point, message),
+    );
     journal.revoke();
     outcome.runs.push(run(rule, stopwatch.lap(), "ok", effects));
     return outcome.verdict === "block";
-  }
-
-  /** Applies one hook's decision; every effect is checked alone, and an illegal one is dropped whole. */
-  private apply(
-    rule: Rule,
-    point: Point,
-    decision: Decision | undefined,
-    journal: CtxJournal<AnyCtx>,
-    outcome: ChainOutcome,
-  ): Effect[] {
-    if (decision === undefined && !journal.changed) return [];
-    const legal = legalEffects(point);
-    const effects: Effect[] = [];
-    const drop = (effect: string) =>
-      this.warn(outcome, rule.name, point, `returned "${effect}", which is not allowed at ${point}; dropped`);
-
-    if (decision?.rewrite) this.rewrite(rule, point, decision.rewrite, journal, outcome);
-    if (journal.changed) {
-      const refusal = this.checkRewrite(point, journal, outcome.ctx);
-      if (refusal) {
-        journal.rollback();
-        this.warn(outcome, rule.name, point, `${refusal}; its changes were undone`);
-      } else effects.push("rewrite");
-    }
-    if (!decision) return effects;
-
-    if (decision.block !== undefined) {
-      if (legal.has("block")) {
-        effects.push("block");
-        outcome.verdict = "block";
-        outcome.blockedBy = { hook: rule.name, reason: decision.block };
-      } else drop("block");
-    }
-    for (const effect of ["ask", "continue", "inject", "notice"] as const) {
-      const text = decision[effect];
-      if (text === undefined) continue;
-      if (!legal.has(effect)) {
-        drop(effect);
-        continue;
-      }
-      effects.push(effect);
-      const hook = rule.name;
-      if (effect === "ask") outcome.asks.push({ hook, reason: text });
-      else if (effect === "continue") outcome.continues.push({ hook, reason: text });
-      else (effect === "inject" ? outcome.injects : outcome.notices).push({ hook, text });
-      if (effect === "ask" && outcome.verdict === "allow") outcome.verdict = "ask";
-    }
-    return effects;
-  }
-
-  /** A returned `rewrite` goes through the journal like a mutation; any field not rewritable here drops it whole. */
-  private rewrite(
-    rule: Rule,
-    point: Point,
-    fields: Record<string, unknown>,
-    journal: CtxJournal<AnyCtx>,
-    outcome: ChainOutcome,
-  ): void {
-    const rewritable = rewritableFields(point);
-    const illegal = Object.keys(fields).filter((field) => !rewritable.includes(field));
-    if (illegal.length > 0) {
-      const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
-      this.warn(
-        outcome,
-        rule.name,
-        point,
-        `returned a rewrite of ${illegal.join(", ")}, where ${allowed} rewritten; dropped`,
-      );
-      return;
-    }
-    for (const [field, value] of Object.entries(fields)) journal.view[field] = value;
-  }
-
-  /** A reason to refuse the writes a hook made, or undefined when they are all legal and valid. */
-  private checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): string | undefined {
-    const rewritable = rewritableFields(point);
-    const illegal = [...journal.touched].filter((field) => !rewritable.includes(field));
-    if (illegal.length > 0) {
-      const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
-      return `changed ${illegal.join(", ")} at ${point}, where ${allowed} rewritten`;
-    }
-    const shape = (ctxSchema(point) as z.ZodObject).shape;
-    for (const field of journal.touched) {
-      const result = (shape[field] as z.ZodType).safeParse(ctx[field]);
-      if (!result.success) {
-        const issue = result.error.issues[0];
-        const where = [field, ...(issue?.path ?? [])].join(".");
-        return `rewrote ${field} into something invalid (${where}: ${issue?.message})`;
-      }
-    }
-    return undefined;
   }
 
   /** A hook that threw, timed out or answered nonsense: its writes are undone, and onError decides. */
@@ -425,19 +292,6 @@ function run(rule: Rule, ms: number, status: HookRun["status"], effects: Effect[
 /** Accepts promises from other realms too (an isolate's), as hookable does. */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === "function";
-}
-
-function parseDecision(value: unknown, rule: Rule, point: Point): Decision | undefined {
-  if (value === undefined || value === null) return undefined;
-  const parsed = decisionSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) =>
-    i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
-  );
-  throw new RunnerError("RUN_ERR_BAD_DECISION", `returned an invalid decision (${issues.join("; ")})`, {
-    hook: rule.name,
-    point,
-  });
 }
 
 function raceTimer(promise: Promise<unknown>, ms: number): Promise<unknown> {

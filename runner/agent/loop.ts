@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Attributed, ChainOutcome } from "../dispatch.js";
 import { errorText } from "../errors.js";
 import type { AnyCtx, CtxOf, Message, Point } from "../events.js";
 import type { Hooks } from "../load-hooks.js";
+import type { Attributed, ChainOutcome } from "../outcome.js";
 import type { Model } from "./model.js";
 import { defaultTools, type Tool, ToolFailure } from "./tools.js";
 

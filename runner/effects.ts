@@ -1,0 +1,105 @@
+import type { z } from "zod";
+import { RunnerError } from "./errors.js";
+import { type AnyCtx, ctxSchema, type Effect, legalEffects, type Point, rewritableFields } from "./events.js";
+import { type Decision, decisionSchema } from "./hook.js";
+import type { CtxJournal } from "./journal.js";
+import type { ChainOutcome } from "./outcome.js";
+import type { Rule } from "./rule.js";
+
+/** Applies one hook's decision; every effect is checked alone, and an illegal one is dropped whole. */
+export function applyDecision(
+  rule: Rule,
+  point: Point,
+  decision: Decision | undefined,
+  journal: CtxJournal<AnyCtx>,
+  outcome: ChainOutcome,
+  warn: (message: string) => void,
+): Effect[] {
+  if (decision === undefined && !journal.changed) return [];
+  const legal = legalEffects(point);
+  const effects: Effect[] = [];
+  const drop = (effect: string) => warn(`returned "${effect}", which is not allowed at ${point}; dropped`);
+
+  if (decision?.rewrite) rewrite(point, decision.rewrite, journal, warn);
+  if (journal.changed) {
+    const refusal = checkRewrite(point, journal, outcome.ctx);
+    if (refusal) {
+      journal.rollback();
+      warn(`${refusal}; its changes were undone`);
+    } else effects.push("rewrite");
+  }
+  if (!decision) return effects;
+
+  if (decision.block !== undefined) {
+    if (legal.has("block")) {
+      effects.push("block");
+      outcome.verdict = "block";
+      outcome.blockedBy = { hook: rule.name, reason: decision.block };
+    } else drop("block");
+  }
+  for (const effect of ["ask", "continue", "inject", "notice"] as const) {
+    const text = decision[effect];
+    if (text === undefined) continue;
+    if (!legal.has(effect)) {
+      drop(effect);
+      continue;
+    }
+    effects.push(effect);
+    const hook = rule.name;
+    if (effect === "ask") outcome.asks.push({ hook, reason: text });
+    else if (effect === "continue") outcome.continues.push({ hook, reason: text });
+    else (effect === "inject" ? outcome.injects : outcome.notices).push({ hook, text });
+    if (effect === "ask" && outcome.verdict === "allow") outcome.verdict = "ask";
+  }
+  return effects;
+}
+
+/** A returned `rewrite` goes through the journal like a mutation; any field not rewritable here drops it whole. */
+function rewrite(
+  point: Point,
+  fields: Record<string, unknown>,
+  journal: CtxJournal<AnyCtx>,
+  warn: (message: string) => void,
+): void {
+  const rewritable = rewritableFields(point);
+  const illegal = Object.keys(fields).filter((field) => !rewritable.includes(field));
+  if (illegal.length > 0) {
+    const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
+    warn(`returned a rewrite of ${illegal.join(", ")}, where ${allowed} rewritten; dropped`);
+    return;
+  }
+  for (const [field, value] of Object.entries(fields)) journal.view[field] = value;
+}
+
+/** A reason to refuse the writes a hook made, or undefined when they are all legal and valid. */
+function checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): string | undefined {
+  const rewritable = rewritableFields(point);
+  const illegal = [...journal.touched].filter((field) => !rewritable.includes(field));
+  if (illegal.length > 0) {
+    const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
+    return `changed ${illegal.join(", ")} at ${point}, where ${allowed} rewritten`;
+  }
+  const shape = (ctxSchema(point) as z.ZodObject).shape;
+  for (const field of journal.touched) {
+    const result = (shape[field] as z.ZodType).safeParse(ctx[field]);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const where = [field, ...(issue?.path ?? [])].join(".");
+      return `rewrote ${field} into something invalid (${where}: ${issue?.message})`;
+    }
+  }
+  return undefined;
+}
+
+export function parseDecision(value: unknown, rule: Rule, point: Point): Decision | undefined {
+  if (value === undefined || value === null) return undefined;
+  const parsed = decisionSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) =>
+    i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
+  );
+  throw new RunnerError("RUN_ERR_BAD_DECISION", `returned an invalid decision (${issues.join("; ")})`, {
+    hook: rule.name,
+    point,
+  });
+}
