@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { errorText } from "./errors.js";
 import type { ExecResult, FileStat, HookApi } from "./hook.js";
 import type { Logger } from "./logger.js";
 import type { HookState } from "./state.js";
@@ -73,6 +74,16 @@ export function trustedApi(options: TrustedApiOptions): HookApi {
     },
     env: { get: (name) => process.env[name] },
     log: (...parts) => options.logger.info(`[${options.hook}] ${parts.map(String).join(" ")}`),
-    state: options.state,
+    state: {
+      get: (key) => options.state.get(key),
+      // A hook may not await its set; a failed write must still reach the user.
+      set: (key, value) => {
+        const write = options.state.set(key, value);
+        write.catch((error: unknown) =>
+          options.logger.error(`hook "${options.hook}": state "${key}" was not saved: ${errorText(error)}`),
+        );
+        return write;
+      },
+    },
   };
 }

@@ -81,4 +81,14 @@ describe("the trusted hook API", () => {
     api.log("checked", 3, "files");
     expect(logger.infos).toEqual(["[tester] checked 3 files"]);
   });
+
+  it("tells the user when a state write a hook did not await fails", async () => {
+    const { api, logger } = await apiIn();
+    void api.state.set("count", 1n);
+    await api.state.set("ok", 1);
+    expect(logger.errors).toEqual([
+      expect.stringMatching(/hook "tester": state "count" was not saved: .*JSON/),
+    ]);
+    expect(await api.state.get("ok")).toBe(1);
+  });
 });
