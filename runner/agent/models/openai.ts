@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { describeIssues } from "../../config.js";
 import { RunnerError } from "../../errors.js";
 import type { Message } from "../../events.js";
 import type { Model, ModelRequest, ModelResult } from "../model.js";
@@ -10,15 +12,36 @@ export interface OpenAIModelOptions {
   timeoutMs?: number;
 }
 
-interface WireToolCall {
-  id: string;
-  type?: string;
-  function: { name: string; arguments: string };
-}
+/** What we read of a chat-completions answer; servers differ in the rest. */
+const wireResponseSchema = z.looseObject({
+  choices: z.array(
+    z.looseObject({
+      message: z.looseObject({
+        content: z.string().nullish(),
+        tool_calls: z
+          .array(
+            z.looseObject({
+              id: z.string().min(1).optional(),
+              function: z.looseObject({
+                name: z.string().min(1),
+                // A JSON string per the API; some servers send the object itself.
+                arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default("{}"),
+              }),
+            }),
+          )
+          .nullish(),
+      }),
+    }),
+  ),
+  usage: z
+    .looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() })
+    .nullish(),
+});
 
 /** Chat completions with tool calls over fetch; no SDK, so any compatible server works. */
 export class OpenAIModel implements Model {
   readonly name: string;
+  private calls = 0;
 
   constructor(private readonly options: OpenAIModelOptions) {
     this.name = options.model;
@@ -58,29 +81,30 @@ export class OpenAIModel implements Model {
     }
     const text = await response.text();
     if (!response.ok) throw fail(`answered ${response.status}: ${text.slice(0, 300)}`);
-    let data: {
-      choices?: Array<{ message?: { content?: string | null; tool_calls?: WireToolCall[] } }>;
-      usage?: { prompt_tokens?: number; completion_tokens?: number };
-    };
+    let json: unknown;
     try {
-      data = JSON.parse(text);
+      json = JSON.parse(text);
     } catch (error) {
       throw fail("answered with something that is not JSON", error);
     }
-    const message = data.choices?.[0]?.message;
+    const parsed = wireResponseSchema.safeParse(json);
+    if (!parsed.success) throw fail(`answered in an unexpected shape (${describeIssues(parsed.error)})`);
+    const [choice] = parsed.data.choices;
+    const message = choice?.message;
     if (!message) throw fail("answered without choices[0].message");
     return {
       response: {
         content: message.content ?? "",
-        toolCalls: (message.tool_calls ?? []).map((call) => ({
-          id: call.id,
+        toolCalls: (message.tool_calls ?? []).map((call, i) => ({
+          // Some local servers send no id; the loop needs one to pair the result with the call.
+          id: call.id ?? `call_${++this.calls}_${i}`,
           name: call.function.name,
           args: parseArguments(call.function.arguments),
         })),
       },
       usage: {
-        inputTokens: data.usage?.prompt_tokens ?? 0,
-        outputTokens: data.usage?.completion_tokens ?? 0,
+        inputTokens: parsed.data.usage?.prompt_tokens ?? 0,
+        outputTokens: parsed.data.usage?.completion_tokens ?? 0,
       },
     };
   }
@@ -104,7 +128,8 @@ function toWire(message: Message): Record<string, unknown> {
 }
 
 /** Models sometimes send arguments that are not a JSON object; the tool then reports bad arguments. */
-function parseArguments(text: string): Record<string, unknown> {
+function parseArguments(text: string | Record<string, unknown>): Record<string, unknown> {
+  if (typeof text !== "string") return text;
   try {
     const value = JSON.parse(text || "{}") as unknown;
     if (typeof value === "object" && value !== null && !Array.isArray(value))

@@ -136,4 +136,48 @@ describe("the openai model", () => {
     expect(result.reason).toBe("model_error");
     expect(notices.some((n) => n.includes("500") && n.includes("overloaded"))).toBe(true);
   });
+
+  it("accepts tool calls without ids and with arguments as an object, as some local servers send them", async () => {
+    const root = await workspace({ "file.txt": "x" });
+    const loose = {
+      choices: [
+        {
+          message: {
+            content: "",
+            tool_calls: [{ function: { name: "read_file", arguments: { path: "file.txt" } } }],
+          },
+        },
+      ],
+    };
+    const { url, requests } = await stub([{ body: loose }, { body: finalAnswer }]);
+    const result = await runAgent({
+      hooks: hooksOf(root, [], recordingLogger()),
+      model: new OpenAIModel({ model: "test-model", baseUrl: url }),
+      prompt: "read it",
+      cwd: root,
+    });
+
+    expect(result.answer).toBe("all done");
+    const tool = requests[1]?.body.messages.find((m) => m.role === "tool");
+    expect(tool?.content).toBe("x");
+    expect(tool?.tool_call_id).toMatch(/^call_/);
+  });
+
+  it("reports an answer in an unexpected shape as a model failure naming the field", async () => {
+    const root = await workspace();
+    const { url } = await stub([
+      { body: { choices: [{ message: { tool_calls: [{ function: { name: "" } }] } }] } },
+    ]);
+    const result = await runAgent({
+      hooks: hooksOf(root, [], recordingLogger()),
+      model: new OpenAIModel({ model: "test-model", baseUrl: url }),
+      prompt: "hi",
+      cwd: root,
+    });
+
+    expect(result.reason).toBe("model_error");
+    expect(String((result.error as Error).message)).toMatch(
+      /unexpected shape \(choices\.0\.message\.tool_calls\.0\.function\.name/,
+    );
+  });
 });
