@@ -3,10 +3,11 @@ import { CliError, exitCodes } from "./errors.js";
 
 /** What to do about each failure: the one place where codes become advice. */
 const remedies: Record<string, string> = {
-  CLI_ERR_USAGE: "see `hookyard <command> --help`",
+  CLI_ERR_USAGE: "add --help to the command to see its usage",
   CLI_ERR_MODEL_SPEC: "use --model scripted:<file.json> or --model openai:<model-name>",
   CLI_ERR_NOT_A_DIRECTORY: "pass an existing directory to --cwd",
   CLI_ERR_EXAMPLE_MISSING: "reinstall hookyard; the package is incomplete",
+  CLI_ERR_FILESYSTEM: "check that the path exists, is of the right kind, and that you may write there",
   RUN_ERR_CONFIG_INVALID: "fix hookyard.json (docs/configuration.md describes it)",
   RUN_ERR_CONFIG_UNREADABLE: "check the file's permissions",
   RUN_ERR_SCRIPT_INVALID: "fix the script (docs/agent.md describes its format)",
@@ -19,8 +20,25 @@ export interface Rendered {
   exitCode: number;
 }
 
+/** Errors from the file system that are about the user's files, not a bug in hookyard. */
+const filesystemCodes = new Set([
+  "EACCES",
+  "EEXIST",
+  "EISDIR",
+  "ENOENT",
+  "ENOSPC",
+  "ENOTDIR",
+  "EPERM",
+  "EROFS",
+]);
+
 /** One clear line: code, what went wrong, what to do. Stacks only under --debug. */
-export function renderError(error: unknown): Rendered {
+export function renderError(thrown: unknown, debug = false): Rendered {
+  const errno = (thrown as NodeJS.ErrnoException | null)?.code;
+  const error =
+    thrown instanceof Error && typeof errno === "string" && filesystemCodes.has(errno)
+      ? new CliError("CLI_ERR_FILESYSTEM", thrown.message, exitCodes.error, { cause: thrown })
+      : thrown;
   if (error instanceof CliError || error instanceof RunnerError) {
     const remedy = remedies[error.code];
     return {
@@ -30,7 +48,7 @@ export function renderError(error: unknown): Rendered {
   }
   const text = error instanceof Error ? error.message : String(error);
   return {
-    line: `hookyard: unexpected error: ${text} (run again with --debug for details, and please report it)`,
+    line: `hookyard: unexpected error: ${text} (${debug ? "" : "run again with --debug for details, and "}please report it)`,
     exitCode: exitCodes.error,
   };
 }

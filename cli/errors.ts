@@ -3,6 +3,7 @@ const messages = {
   CLI_ERR_MODEL_SPEC: "--model is not understood",
   CLI_ERR_NOT_A_DIRECTORY: "--cwd is not a directory",
   CLI_ERR_EXAMPLE_MISSING: "The bundled example is missing",
+  CLI_ERR_FILESYSTEM: "A file or folder could not be read or written",
 } as const;
 
 export type CliErrorCode = keyof typeof messages;

@@ -27,6 +27,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option("--cwd <dir>", "run as if started in <dir> (the workspace is found from there)")
     .option("--debug", "print stack traces and details on errors")
     .showHelpAfterError("(run with --help for usage)")
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -46,7 +47,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return quiet ? exitCodes.ok : exitCodes.usage;
     }
     debug ||= Boolean(program.opts().debug);
-    const rendered = renderError(error);
+    const rendered = renderError(error, debug);
     io.stderr.write(`${rendered.line}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return rendered.exitCode;
@@ -63,7 +64,7 @@ function register(program: Commander, command: Command, io: Io, setExit: (code: 
     if (opt.choices) option.choices(opt.choices);
     sub.addOption(option);
   }
-  if (command.help) sub.addHelpText("after", `\n${command.help}`);
+  if (command.help) sub.addHelpText("after", `\n${command.help}\n`);
   sub.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Commander;
     const options = self.optsWithGlobals() as Record<string, unknown>;
@@ -96,10 +97,26 @@ function makeContext(io: Io, options: Record<string, unknown>): CliContext {
 /** The bin's entry: the real process's streams, and its exit code. */
 export async function runCli(): Promise<void> {
   process.exitCode = await main(process.argv.slice(2), {
-    stdout: process.stdout,
+    stdout: quietOnClosedPipe(process.stdout),
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
   });
+}
+
+/**
+ * `hookyard list | head -1` closes our stdout early. Writes after that are dropped, so the
+ * command still finishes and cleans up (temp dirs, background hooks) instead of dying on EPIPE.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): CliContext["stdout"] {
+  if (stream.isTTY) return stream;
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  // Not a TTY, so readline (the only other user of stdout) needs nothing but write.
+  const write = (chunk: string) => (closed ? true : stream.write(chunk));
+  return { write, isTTY: false } as unknown as CliContext["stdout"];
 }

@@ -129,7 +129,7 @@ async function session(
         : {}),
     });
     if (result.error === undefined) return exitCodes.ok;
-    const rendered = renderError(result.error);
+    const rendered = renderError(result.error, context.debug);
     context.stderr.write(`${rendered.line}\n`);
     return rendered.exitCode;
   } finally {

@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hookyard } from "../helpers/cli.js";
+import { hookyard, repoRoot } from "../helpers/cli.js";
 import { workspace } from "../helpers/temp.js";
 
 describe("hookyard errors", () => {
@@ -45,5 +47,31 @@ describe("hookyard errors", () => {
     const result = await hookyard(["--help"], { cwd: await workspace() });
     expect(result.code).toBe(0);
     for (const name of ["init", "list", "run"]) expect(result.stdout).toContain(name);
+  });
+
+  it("a file where a folder is needed is a filesystem error naming the path, not an unexpected error", async () => {
+    const dir = await workspace({ ".hookyard": "not a folder" });
+    const result = await hookyard(["init"], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^hookyard: CLI_ERR_FILESYSTEM: ENOTDIR: .*\.hookyard\/hooks/);
+    expect(result.stderr).not.toContain("unexpected");
+  });
+
+  it("output piped into a reader that stops early ends quietly, not with an EPIPE stack", async () => {
+    const dir = await workspace();
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(
+        "sh",
+        ["-c", `${JSON.stringify(join(repoRoot, "bin", "hookyard.js"))} run --json | head -1`],
+        {
+          cwd: dir,
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 });
