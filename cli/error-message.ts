@@ -1,4 +1,4 @@
-import { RunnerError } from "../runner/errors.js";
+import { errorText, RunnerError } from "../runner/errors.js";
 import { CliError, exitCodes } from "./errors.js";
 
 /** What to do about each failure: the one place where codes become advice. */
@@ -46,7 +46,7 @@ export function renderError(thrown: unknown, debug = false): Rendered {
       exitCode: error instanceof CliError ? error.exitCode : exitCodes.error,
     };
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   return {
     line: `hookyard: unexpected error: ${text} (${debug ? "" : "run again with --debug for details, and "}please report it)`,
     exitCode: exitCodes.error,

@@ -1,7 +1,7 @@
 import { applyDecision, parseDecision } from "./effects.js";
 import { errorText, RunnerError } from "./errors.js";
 import { type AnyCtx, blockable, type Effect, type Point } from "./events.js";
-import type { ChainVerdict, Decision, HookApi } from "./hook.js";
+import type { ChainVerdict, HookApi } from "./hook.js";
 import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
 import { always, compileMatcher, type MatchTest } from "./matcher.js";
@@ -28,6 +28,8 @@ interface Entry {
 
 /** Extra wait before the dispatcher gives up on an engine that enforces its own timeout. */
 const selfTimedGraceMs = 1_000;
+/** Thenables that answer with thenables: followed this deep, then the answer is refused. */
+const maxNestedThenables = 100;
 
 export class Dispatcher {
   private readonly chains = new Map<Point, Entry[]>();
@@ -85,7 +87,15 @@ export class Dispatcher {
     };
     const stopwatch = new Stopwatch();
     for (const entry of this.chains.get(point) ?? []) {
-      if (!entry.matches(ctx)) continue;
+      let matched: boolean;
+      try {
+        matched = entry.matches(ctx);
+      } catch (error) {
+        // A ctx value the matcher cannot read (a throwing getter): the hook's failure, onError decides.
+        if (this.fail(entry, outcome, undefined, stopwatch, error)) break;
+        continue;
+      }
+      if (!matched) continue;
       // Fast path: stay synchronous until a hook returns a thenable.
       const stop = this.runOne(entry, outcome, stopwatch);
       if (stop === true || (stop !== false && (await stop))) break;
@@ -151,15 +161,16 @@ export class Dispatcher {
   ): boolean {
     const { rule } = entry;
     const { point } = outcome;
-    let decision: Decision | undefined;
+    let effects: Effect[];
     try {
-      decision = parseDecision(result, rule, point);
+      const decision = parseDecision(result, rule, point);
+      // Applying can throw too (a returned rewrite too deep to store): nothing reaches the outcome before the rewrite is checked.
+      effects = applyDecision(rule, point, decision, journal, outcome, (message) =>
+        this.warn(outcome, rule.name, point, message),
+      );
     } catch (error) {
       return this.fail(entry, outcome, journal, stopwatch, error);
     }
-    const effects = applyDecision(rule, point, decision, journal, outcome, (message) =>
-      this.warn(outcome, rule.name, point, message),
-    );
     journal.revoke();
     outcome.runs.push(run(rule, stopwatch.lap(), "ok", effects));
     return outcome.verdict === "block";
@@ -169,20 +180,16 @@ export class Dispatcher {
   private fail(
     entry: Entry,
     outcome: ChainOutcome,
-    journal: CtxJournal<AnyCtx>,
+    journal: CtxJournal<AnyCtx> | undefined,
     stopwatch: Stopwatch,
     thrown: unknown,
   ): boolean {
-    journal.rollback();
-    journal.revoke();
+    journal?.rollback();
+    journal?.revoke();
     const ms = stopwatch.lap();
     const { rule } = entry;
     const { point } = outcome;
-    // Wrap, don't replace: the hook's own error stays the cause.
-    const error =
-      thrown instanceof RunnerError
-        ? thrown
-        : new RunnerError("RUN_ERR_HOOK_THREW", errorText(thrown), { hook: rule.name, point, cause: thrown });
+    const error = asRunnerError(thrown, rule.name, point);
     const timedOut = error.code === "RUN_ERR_HOOK_TIMEOUT";
     const closed = rule.onError === "block" && blockable(point);
     const consequence = closed ? "blocking, as its onError is block" : "ignored, ctx restored";
@@ -216,16 +223,34 @@ export class Dispatcher {
           }),
         );
       });
-      promise.then(
-        (value) => {
-          this.watchdog.stop(watch);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.watchdog.stop(watch);
-          reject(error);
-        },
-      );
+      const fail = (error: unknown) => {
+        this.watchdog.stop(watch);
+        reject(error);
+      };
+      let nested = 0;
+      const answer = (value: unknown): void => {
+        try {
+          // A thenable may answer with another thenable: it is followed under the same watch, as
+          // resolve() would adopt it with no timeout at all; but not forever (one answering itself).
+          if (isThenable(value)) {
+            if (++nested > maxNestedThenables) {
+              throw new RunnerError(
+                "RUN_ERR_BAD_DECISION",
+                `answered with thenables nested more than ${maxNestedThenables} deep`,
+                { hook: rule.name, point },
+              );
+            }
+            value.then(answer, fail);
+            return;
+          }
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        this.watchdog.stop(watch);
+        resolve(value as T);
+      };
+      answer(promise);
     });
   }
 
@@ -238,7 +263,14 @@ export class Dispatcher {
       ...(outcome.blockedBy ? { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } : {}),
     };
     for (const entry of entries) {
-      if (!entry.matches(outcome.ctx)) continue;
+      let matched: boolean;
+      try {
+        matched = entry.matches(outcome.ctx);
+      } catch (error) {
+        this.warn(outcome, entry.rule.name, point, `was not run: its matcher failed (${errorText(error)})`);
+        continue;
+      }
+      if (!matched) continue;
       if (this.pending.size >= this.backgroundLimit) {
         this.warn(
           outcome,
@@ -269,7 +301,7 @@ export class Dispatcher {
   private async runBackground(entry: Entry, point: Point, ctx: AnyCtx, verdict: ChainVerdict): Promise<void> {
     const { rule } = entry;
     try {
-      const result = rule.run(point, ctx, { ...entry.api, outcome: verdict });
+      const result = rule.run(point, ctx, { ...entry.api, outcome: { ...verdict } });
       if (isThenable(result)) await this.within(result, rule, point);
     } catch (error) {
       this.options.logger.error(`background hook "${rule.name}" at ${point} failed: ${errorText(error)}`);
@@ -287,6 +319,16 @@ function run(rule: Rule, ms: number, status: HookRun["status"], effects: Effect[
     status,
     effects,
   };
+}
+
+/** Wrap, don't replace: the hook's own error stays the cause. Never throws, whatever was thrown. */
+function asRunnerError(thrown: unknown, hook: string, point: Point): RunnerError {
+  try {
+    if (thrown instanceof RunnerError && typeof thrown.code === "string") return thrown;
+  } catch {
+    // a Proxy whose traps throw: wrapped like any other value
+  }
+  return new RunnerError("RUN_ERR_HOOK_THREW", errorText(thrown), { hook, point, cause: thrown });
 }
 
 /** Accepts promises from other realms too (an isolate's), as hookable does. */

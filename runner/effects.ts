@@ -3,6 +3,7 @@ import { RunnerError } from "./errors.js";
 import { type AnyCtx, ctxSchema, type Effect, legalEffects, type Point, rewritableFields } from "./events.js";
 import { type Decision, decisionSchema } from "./hook.js";
 import type { CtxJournal } from "./journal.js";
+import { jsonDataIssue } from "./json-data.js";
 import type { ChainOutcome } from "./outcome.js";
 import type { Rule } from "./rule.js";
 
@@ -78,6 +79,15 @@ function checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): s
   if (illegal.length > 0) {
     const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
     return `changed ${illegal.join(", ")} at ${point}, where ${allowed} rewritten`;
+  }
+  // Before the schema, which would read (run) a getter: what stays in the ctx must be JSON data.
+  for (const field of journal.touched) {
+    const own = Object.getOwnPropertyDescriptor(ctx, field);
+    const issue =
+      own && !("value" in own)
+        ? `${field}: a getter or setter is not JSON data`
+        : jsonDataIssue(own?.value, field);
+    if (issue) return `rewrote ${field} into something invalid (${issue})`;
   }
   const shape = (ctxSchema(point) as z.ZodObject).shape;
   for (const field of journal.touched) {

@@ -37,9 +37,14 @@ export class RunnerError extends Error {
 
 export const runnerErrorCodes = Object.keys(messages) as RunnerErrorCode[];
 
+/** The message of anything thrown; never throws itself (a hook may throw a Proxy or an object without a toString). */
 export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return "(a thrown value that cannot be shown as text)";
+  }
 }
 
 /** A hook or config entry that did not load: reported by name, skipped, and the rest still load. */

@@ -21,7 +21,10 @@ export type ToolSpec = z.infer<typeof toolSpecSchema>;
 
 export const modelResponseSchema = z.looseObject({
   content: z.string(),
-  toolCalls: z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) })),
+  // A name as tool_before requires one: a response (or its rewrite) is refused here, not at the tool call.
+  toolCalls: z.array(
+    z.object({ id: z.string(), name: z.string().min(1), args: z.record(z.string(), z.unknown()) }),
+  ),
 });
 export type ModelResponse = z.infer<typeof modelResponseSchema>;
 

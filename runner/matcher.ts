@@ -55,6 +55,21 @@ export function compileMatcher(
   return tests;
 }
 
+/** Non-string values are tested as JSON; cycles and bigints (which JSON.stringify refuses) still give text. */
 function asText(value: unknown): string {
-  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    const seen = new WeakSet<object>();
+    return (
+      JSON.stringify(value, (_key, inner: unknown) => {
+        if (typeof inner === "bigint") return inner.toString();
+        if (typeof inner !== "object" || inner === null) return inner;
+        if (seen.has(inner)) return "[Circular]";
+        seen.add(inner);
+        return inner;
+      }) ?? ""
+    );
+  }
 }

@@ -5,6 +5,7 @@ import { createInterface } from "node:readline/promises";
 import { type AskPolicy, runAgent } from "../../runner/agent/loop.js";
 import type { Model } from "../../runner/agent/model.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
+import { errorText } from "../../runner/errors.js";
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { CliContext, Command } from "../command.js";
 import { renderError } from "../error-message.js";
@@ -113,6 +114,15 @@ async function session(
 ): Promise<number> {
   const hooks = await loadHooks({ cwd: run.cwd });
   const write = (text: string) => context.stdout.write(text);
+  // A trusted hook that starts a promise and forgets it (no await, no catch) must not end the run:
+  // Node would exit on the unhandled rejection. It is reported, and the run goes on.
+  const unhandled = (reason: unknown) => {
+    context.stderr.write(
+      `hookyard: error: a promise nobody awaited was rejected (a hook missing an await?): ${errorText(reason)}\n`,
+    );
+    if (context.debug) context.stderr.write(`${stackOf(reason)}\n`);
+  };
+  process.on("unhandledRejection", unhandled);
   try {
     const result = await runAgent({
       hooks,
@@ -134,6 +144,7 @@ async function session(
     return rendered.exitCode;
   } finally {
     await hooks.close();
+    process.off("unhandledRejection", unhandled);
   }
 }
 
@@ -155,4 +166,13 @@ function askPolicy(context: CliContext, policy: string | undefined): AskPolicy {
         () => resolve(false),
       );
     });
+}
+
+function stackOf(reason: unknown): string {
+  try {
+    if (reason instanceof Error && typeof reason.stack === "string") return reason.stack;
+  } catch {
+    // a Proxy that refuses instanceof
+  }
+  return "(no stack)";
 }

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { errorText } from "../errors.js";
-import type { AnyCtx, CtxOf, Message, Point } from "../events.js";
+import { z } from "zod";
+import { describeIssues } from "../config.js";
+import { errorText, RunnerError } from "../errors.js";
+import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point } from "../events.js";
+import { jsonDataIssue } from "../json-data.js";
 import type { Hooks } from "../load-hooks.js";
 import type { Attributed, ChainOutcome } from "../outcome.js";
 import type { Model } from "./model.js";
@@ -150,7 +153,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
       const before = await fire("llm_before", {
         systemPrompt: options.systemPrompt ?? defaultSystemPrompt,
         messages: structuredClone(messages),
-        tools: tools.map((t) => t.spec),
+        // A copy: a rewrite of this request must not rename or redescribe the tools themselves.
+        tools: structuredClone(tools.map((t) => t.spec)),
         model: options.model.name,
       });
       const request = { ...before.ctx, systemPrompt: withInjects(before.ctx.systemPrompt, pending) };
@@ -165,6 +169,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
           messages: request.messages,
           tools: request.tools,
         });
+        checkModelResult(result);
       } catch (error) {
         answer = "";
         failure = error;
@@ -246,9 +251,40 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   }
 }
 
+/** Below maxJsonDepth, so the args still fit when a hook rewrites the messages that carry them. */
+const maxArgsDepth = 64;
+
+const modelResultSchema = z.object({
+  response: modelResponseSchema,
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+});
+
+/** Whatever a model answers (a server, a script, a custom Model): an unusable answer is a model failure, not a crash. */
+function checkModelResult(result: unknown): void {
+  const parsed = modelResultSchema.safeParse(result);
+  if (!parsed.success) {
+    throw new RunnerError(
+      "RUN_ERR_MODEL_FAILED",
+      `the model answered in an unexpected shape (${describeIssues(parsed.error)})`,
+    );
+  }
+  for (const [i, call] of parsed.data.response.toolCalls.entries()) {
+    const issue = jsonDataIssue(call.args, `toolCalls[${i}].args`, maxArgsDepth);
+    if (issue)
+      throw new RunnerError(
+        "RUN_ERR_MODEL_FAILED",
+        `the model's tool call "${call.name}" is unusable (${issue})`,
+      );
+  }
+}
+
 function withInjects(systemPrompt: string, injects: Attributed[]): string {
   if (injects.length === 0) return systemPrompt;
-  const blocks = injects.map((i) => `<hookyard-inject hook="${i.hook}">\n${i.text}\n</hookyard-inject>`);
+  // An inject cannot close its block and open one in another hook's name: its own tags are escaped.
+  const blocks = injects.map(
+    (i) =>
+      `<hookyard-inject hook="${i.hook}">\n${i.text.replace(/<(\/?hookyard-inject)/gi, "&lt;$1")}\n</hookyard-inject>`,
+  );
   return `${systemPrompt}\n\n${blocks.join("\n\n")}`;
 }
 

@@ -31,7 +31,9 @@ export async function loadWorkspaceHooks(
     );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { hooks: [], problems: [] };
-    throw error;
+    throw new RunnerError("RUN_ERR_HOOK_LOAD", `${dir} could not be read: ${errorText(error)}`, {
+      cause: error,
+    });
   }
   names.sort();
   const hooks: LoadedHookFile[] = [];
@@ -77,7 +79,8 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
       `its default export is not a hook (use defineHook): ${describeIssues(parsed.error)}`,
     );
   }
-  return module.default as HookDefinition;
+  // The parsed copy, not the export: a getter could answer differently once validated.
+  return parsed.data as HookDefinition;
 }
 
 /** `hookyard` inside a hook file is this tiny module: defineHook is an identity function. */

@@ -143,4 +143,59 @@ export default defineHook({
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it("a hook that rejects a promise nobody awaits is reported, and the run goes on", async () => {
+    const dir = await workspace({
+      "script.json": script([
+        { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "A" } }] },
+        { content: "wrote it" },
+      ]),
+      ".hookyard/hooks/forgetful.mjs": `export default {
+  name: "forgetful",
+  on: { tool_before() { Promise.reject(new Error("sync server down")); } },
+};`,
+    });
+    const result = await hookyard(["run", "write it", "--model", "scripted:script.json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("hookyard: error: a promise nobody awaited was rejected");
+    expect(result.stderr).toContain("sync server down");
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("A");
+    expect(result.stdout).toContain("answer wrote it");
+  });
+
+  it("a model server sending tool-call arguments nested 5000 deep is a model failure, not a crash", async () => {
+    const dir = await workspace();
+    const args = `${'{"d":'.repeat(5_000)}{}${"}".repeat(5_000)}`;
+    const answer = {
+      choices: [
+        {
+          message: { content: null, tool_calls: [{ id: "c1", function: { name: "bash", arguments: args } }] },
+        },
+      ],
+    };
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await hookyard(
+        ["run", "hi", "--json", "--model", "openai:tiny", "--base-url", `http://127.0.0.1:${port}/v1`],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^hookyard: RUN_ERR_MODEL_FAILED: .*nested deeper than 64 levels/m);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(
+        result.stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l).type),
+      ).toContain("end");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

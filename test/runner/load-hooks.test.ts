@@ -360,3 +360,28 @@ describe("loadHooks: dispatch", () => {
     });
   });
 });
+
+describe("a broken workspace layout", () => {
+  it("a file where .hookyard/hooks should be a directory is a RUN_ERR_HOOK_LOAD naming it", async () => {
+    const root = await tempDir();
+    await writeFiles(root, { ".hookyard/hooks": "not a directory" });
+    await expect(loadHooks({ cwd: root, logger: recordingLogger() })).rejects.toMatchObject({
+      code: "RUN_ERR_HOOK_LOAD",
+      message: expect.stringContaining(join(root, ".hookyard", "hooks")),
+    });
+  });
+});
+
+describe("a hook file that throws something unprintable while it loads", () => {
+  it("is reported and skipped, and the other hooks still load", async () => {
+    const { hooks, logger } = await workspace({
+      ".hookyard/hooks/a-bad.mjs": "throw Object.create(null);",
+      ".hookyard/hooks/b-good.mjs":
+        'export default { name: "good", on: { tool_before: () => ({ notice: "hi" }) } };',
+    });
+    expect(hooks.problems).toMatchObject([{ name: "a-bad", code: "RUN_ERR_HOOK_LOAD" }]);
+    expect(logger.errors).toEqual([expect.stringContaining('hook "a-bad" skipped')]);
+    const outcome = await hooks.dispatch("tool_before", toolBefore());
+    expect(outcome.notices).toEqual([{ hook: "good", text: "hi" }]);
+  });
+});
