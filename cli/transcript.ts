@@ -43,6 +43,9 @@ export function transcriptWriter(write: (text: string) => void, color: boolean):
         write(`${paint(style, `  ⚑ ${event.effect}`)} at ${event.point} by ${who}${what}\n`);
         break;
       }
+      case "note":
+        write(paint("dim", `  (${event.text})\n`));
+        break;
       case "compacted":
         write(paint("dim", `  (history compacted: ${event.removed} messages)\n`));
         break;

@@ -11,6 +11,8 @@ export const configFileName = "hookyard.json";
 export const hookOverrideSchema = hookSettingsSchema.extend({ enabled: z.boolean().optional() }).strict();
 export type HookOverride = z.infer<typeof hookOverrideSchema>;
 
+const knownFields = new Set(["hooks", "rules"]);
+
 const configSchema = z.looseObject({
   hooks: z.record(z.string(), z.unknown()).default({}),
   rules: z.array(z.unknown()).default([]),
@@ -23,6 +25,8 @@ export interface WorkspaceConfig {
   problems: LoadProblem[];
   /** Hooks whose override is invalid: they are skipped rather than run in a state nobody asked for. */
   brokenOverrides: Set<string>;
+  /** Top-level fields this version does not know: a typo, or a newer hookyard's setting. Ignored, with a warning. */
+  unknownFields: string[];
 }
 
 /** Reads hookyard.json. A missing file is an empty config; a file that is not JSON is an error. */
@@ -33,7 +37,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      return { overrides: new Map(), rules: [], problems: [], brokenOverrides: new Set() };
+      return { overrides: new Map(), rules: [], problems: [], brokenOverrides: new Set(), unknownFields: [] };
     throw new RunnerError(
       "RUN_ERR_CONFIG_UNREADABLE",
       `${file} could not be read: ${(error as Error).message}`,
@@ -63,6 +67,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     rules: [],
     problems: [],
     brokenOverrides: new Set(),
+    unknownFields: Object.keys(top.data).filter((key) => !knownFields.has(key)),
   };
   const problem = (name: string, message: string) =>
     config.problems.push({ name, code: "RUN_ERR_CONFIG_INVALID", message, file });

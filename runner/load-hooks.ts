@@ -70,11 +70,12 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   const problems: LoadProblem[] = [];
   const skip = (problem: LoadProblem) => {
     problems.push(problem);
-    logger.error(
-      `${problem.code}: ${problem.file ?? configFile}: hook "${problem.name}" skipped: ${problem.message}`,
-    );
+    logger.error(problemLine(problem, configFile));
   };
   for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
+  for (const field of config.unknownFields) {
+    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: hooks, rules)`);
+  }
 
   const byName = new Map<string, { origin: Origin; file: string; build: () => Rule }>();
   for (const definition of builtinHooks(root)) {
@@ -133,7 +134,10 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     byName.set(name, { origin: "workspace", file, build });
   }
   for (const name of [...config.overrides.keys(), ...config.brokenOverrides]) {
-    if (!byName.has(name)) logger.warn(`hookyard.json overrides hook "${name}", but no hook has that name`);
+    const skipped = problems.some((problem) => problem.name === name);
+    if (!byName.has(name) && !skipped) {
+      logger.warn(`hookyard.json overrides hook "${name}", but no hook has that name`);
+    }
   }
 
   const rules: Rule[] = [];
@@ -226,4 +230,9 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** How a skipped hook is reported, the same in every command: code, name, file, what is wrong. */
+function problemLine(problem: LoadProblem, configFile = configFileName): string {
+  return `${problem.code}: hook "${problem.name}" (${problem.file ?? configFile}) was skipped: ${problem.message}`;
 }

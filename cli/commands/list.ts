@@ -1,6 +1,5 @@
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { Command } from "../command.js";
-import { quietLogger } from "../quiet-logger.js";
 import { table } from "../table.js";
 
 export default {
@@ -11,7 +10,7 @@ export default {
     { flags: "--all", description: "also show points that have no hooks" },
   ],
   async run(context, _args, options) {
-    const hooks = await loadHooks({ cwd: context.cwd, logger: quietLogger() });
+    const hooks = await loadHooks({ cwd: context.cwd });
     try {
       const chains = hooks.list();
       if (options.json) {
@@ -45,12 +44,6 @@ export default {
         context.stdout.write(table(rows, "  "));
       }
       if (chains.every((c) => c.hooks.length === 0)) context.stdout.write("\nno hooks are enabled\n");
-      for (const problem of hooks.problems) {
-        const where = problem.file ? ` (${problem.file})` : "";
-        context.stderr.write(
-          `hookyard: ${problem.code}: hook "${problem.name}"${where} was skipped: ${problem.message}\n`,
-        );
-      }
       return hooks.problems.length > 0 ? 1 : 0;
     } finally {
       await hooks.close();

@@ -30,6 +30,7 @@ export type AgentEvent =
       ms: number;
     }
   | { type: "compacted"; removed: number }
+  | { type: "note"; text: string }
   | { type: "error"; message: string }
   | { type: "answer"; text: string }
   | { type: "end"; reason: EndReason; stats: AgentStats };
@@ -132,7 +133,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     reason = step === "ok" ? "completed" : step;
     if (step === "model_error") break;
     const after = await fire("turn_after", { answer, messages: structuredClone(messages) });
-    if (after.continues.length === 0 || continues >= maxContinues) break;
+    if (after.continues.length === 0) break;
+    if (continues >= maxContinues) {
+      emit({ type: "note", text: `continue ignored: at most ${maxContinues} extra turns per run` });
+      break;
+    }
     prompt = after.continues.map((c) => c.reason).join("\n");
   }
 
@@ -231,8 +236,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     } catch (error) {
       const message = error instanceof ToolFailure ? error.message : errorText(error);
       await fire("tool_error", { ...base, args, error: message });
-      emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text: message });
-      return `Error: ${message}`;
+      const text = `Error: ${message}`;
+      emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text });
+      return text;
     }
     const after = await fire("tool_after", { ...base, args, result: text });
     emit({ type: "tool_result", tool: call.name, callId: call.id, ok: true, text: after.ctx.result });

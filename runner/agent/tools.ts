@@ -37,8 +37,8 @@ function tool<S extends z.ZodObject>(
 }
 
 const fsFailure = (error: unknown): never => {
-  const e = error as NodeJS.ErrnoException;
-  throw new ToolFailure(e.code ? `${e.code}: ${e.message}` : String(error));
+  // Node's fs messages already start with the code: "ENOENT: no such file or directory, open '…'".
+  throw new ToolFailure(error instanceof Error ? error.message : String(error));
 };
 
 export const readFileTool = tool(

@@ -127,7 +127,11 @@ function runProcess(
 
     child.on("error", (error: NodeJS.ErrnoException) => {
       const message =
-        error.code === "ENOENT" ? `command not found: ${file}` : `could not start ${file}: ${error.message}`;
+        error.code === "ENOENT"
+          ? `command not found: ${file}`
+          : error.code === "EACCES"
+            ? `${file} is not executable (chmod +x it, or run it through an interpreter: ["sh", "${file}"])`
+            : `could not start ${file}: ${error.message}`;
       finish(() => reject(new RunnerError("RUN_ERR_COMMAND_FAILED", message, { cause: error })));
     });
     child.on("exit", (code, signal) => {

@@ -14,7 +14,7 @@ import {
 export const httpRuleSchema = ruleBaseSchema
   .extend({
     engine: z.literal("http"),
-    url: z.url({ protocol: /^https?$/ }),
+    url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
     headers: z.record(z.string(), z.string()).optional(),
   })
   .strict();

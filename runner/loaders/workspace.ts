@@ -71,12 +71,18 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
   await writeFile(temp, code);
   await rename(temp, cached);
   await removeStale(cacheDir, cached);
-  const module = (await import(pathToFileURL(cached).href)) as { default?: unknown };
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(cached).href)) as { default?: unknown };
+  } catch (error) {
+    // Errors name the bundle in the cache; the user knows the hook file.
+    throw new RunnerError("RUN_ERR_HOOK_LOAD", errorText(error).replaceAll(cached, file), { cause: error });
+  }
   const parsed = hookDefinitionSchema.safeParse(module.default);
   if (!parsed.success) {
     throw new RunnerError(
       "RUN_ERR_HOOK_INVALID",
-      `its default export is not a hook (use defineHook): ${describeIssues(parsed.error)}`,
+      `its default export is not a valid hook definition: ${describeIssues(parsed.error)}`,
     );
   }
   // The parsed copy, not the export: a getter could answer differently once validated.

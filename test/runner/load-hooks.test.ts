@@ -130,11 +130,13 @@ export default defineHook({
         name: "not-a-hook",
         code: "RUN_ERR_HOOK_INVALID",
         file: join(root, ".hookyard/hooks/not-a-hook.mjs"),
-        message: expect.stringContaining("not a hook"),
+        message: expect.stringContaining("not a valid hook definition"),
       },
     ]);
-    expect(logger.errors.join("\n")).toMatch(/broken\.ts.*"broken" skipped/);
-    expect(logger.errors.join("\n")).toMatch(/not-a-hook\.mjs.*"not-a-hook" skipped/);
+    expect(logger.errors.join("\n")).toMatch(/RUN_ERR_HOOK_LOAD: hook "broken" \(.*broken\.ts\) was skipped/);
+    expect(logger.errors.join("\n")).toMatch(
+      /RUN_ERR_HOOK_INVALID: hook "not-a-hook" \(.*not-a-hook\.mjs\) was skipped/,
+    );
     expect(names(hooks, "tool_before")).toEqual(["fine", "audit-log"]);
 
     const outcome = await hooks.dispatch("tool_before", toolBefore());
@@ -232,7 +234,9 @@ describe("loadHooks: overrides in hookyard.json", () => {
     expect(hooks.problems).toEqual([
       expect.objectContaining({ name: "audit-log", code: "RUN_ERR_CONFIG_INVALID" }),
     ]);
-    expect(logger.errors.join("\n")).toMatch(/hook "audit-log" skipped: hooks\.audit-log\.enabled/);
+    expect(logger.errors.join("\n")).toMatch(
+      /hook "audit-log" \(.*hookyard\.json\) was skipped: hooks\.audit-log\.enabled/,
+    );
   });
 
   it("report a misspelt field in a rule instead of silently ignoring it", async () => {
@@ -380,8 +384,46 @@ describe("a hook file that throws something unprintable while it loads", () => {
         'export default { name: "good", on: { tool_before: () => ({ notice: "hi" }) } };',
     });
     expect(hooks.problems).toMatchObject([{ name: "a-bad", code: "RUN_ERR_HOOK_LOAD" }]);
-    expect(logger.errors).toEqual([expect.stringContaining('hook "a-bad" skipped')]);
+    expect(logger.errors).toEqual([expect.stringMatching(/hook "a-bad" \(.*\) was skipped/)]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.notices).toEqual([{ hook: "good", text: "hi" }]);
+  });
+
+  describe("loadHooks: telling the user", () => {
+    it("warns about a top-level field of hookyard.json it does not know, and still loads", async () => {
+      const { hooks, logger } = await workspace({ "hookyard.json": { rule: [], hooks: {} } });
+      expect(logger.warnings).toEqual([
+        expect.stringMatching(/hookyard\.json: unknown field "rule" is ignored/),
+      ]);
+      expect(hooks.problems).toEqual([]);
+    });
+
+    it("does not call an override orphaned when its rule was skipped as invalid", async () => {
+      const { logger } = await workspace({
+        "hookyard.json": {
+          hooks: { lint: { priority: 5 } },
+          rules: [{ name: "lint", engine: "command", events: ["tool_before"] }],
+        },
+      });
+      expect(logger.errors).toEqual([
+        expect.stringMatching(/hook "lint" .* was skipped: rules\[0\]\.command/),
+      ]);
+      expect(logger.warnings).toEqual([]);
+    });
+
+    it("names the hook file, not its cached bundle, when an import cannot be found", async () => {
+      const { hooks } = await workspace({
+        ".hookyard/hooks/needs-dep.mjs":
+          'import pad from "left-pad-not-installed"; export default { name: "needs-dep", on: { tool_before() {} } };',
+      });
+      expect(hooks.problems).toEqual([
+        expect.objectContaining({
+          name: "needs-dep",
+          code: "RUN_ERR_HOOK_LOAD",
+          message: expect.stringContaining("needs-dep.mjs"),
+        }),
+      ]);
+      expect(hooks.problems[0]?.message).not.toContain(".hookyard/cache");
+    });
   });
 });

@@ -426,4 +426,27 @@ describe("an llm_after rewrite that would make a later ctx invalid", () => {
       ),
     ]);
   });
+
+  it("the transcript shows a failed tool's result exactly as the model gets it", async () => {
+    const root = await workspace();
+    const model = scripted([
+      { toolCalls: [{ name: "read_file", args: { path: "missing.txt" } }] },
+      { content: "ok" },
+    ]);
+    const { events } = await run(root, model, []);
+
+    const shown = events.find((e) => e.type === "tool_result");
+    expect(shown).toMatchObject({ ok: false, text: expect.stringMatching(/^Error: ENOENT: no such file/) });
+    expect(toolResultsSeen(model)).toEqual([(shown as { text: string }).text]);
+  });
+
+  it("says so when a continue is ignored because the limit is reached", async () => {
+    const root = await workspace();
+    const nag = defineHook({ name: "nag", on: { turn_after: () => ({ continue: "again" }) } });
+    const { events } = await run(root, scripted([{ content: "1" }, { content: "2" }]), [nag], {
+      maxContinues: 1,
+    });
+
+    expect(events).toContainEqual({ type: "note", text: "continue ignored: at most 1 extra turns per run" });
+  });
 });

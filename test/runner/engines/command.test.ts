@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ConfigRule } from "../../../runner/compile-rule.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
-import { tempDir } from "../../helpers/temp.js";
+import { tempDir, writeFiles } from "../../helpers/temp.js";
 import { dispatcherFor, waitUntilGone } from "./helpers.js";
 
 /** A node one-liner that reads the whole of stdin, then runs `body` with it in `input`. */
@@ -150,5 +150,23 @@ describe("command engine", () => {
     expect(childPid).toBeGreaterThan(0);
     expect(await waitUntilGone(hookPid)).toBe(true);
     expect(await waitUntilGone(childPid)).toBe(true);
+  });
+
+  it("says how to fix a script that is not executable", async () => {
+    const root = await tempDir();
+    await writeFiles(root, { "hook.sh": "#!/bin/sh\nexit 0\n" });
+    const logger = recordingLogger();
+    const rule = {
+      name: "guard",
+      engine: "command",
+      events: ["tool_before"],
+      command: [join(root, "hook.sh")],
+    };
+    const outcome = await dispatcherFor([rule as ConfigRule], root, logger).dispatch(
+      "tool_before",
+      toolBefore(),
+    );
+    expect(outcome.runs).toMatchObject([{ status: "error" }]);
+    expect(logger.errors[0]).toMatch(/hook\.sh is not executable \(chmod \+x it/);
   });
 });
