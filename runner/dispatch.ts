@@ -21,8 +21,8 @@ export interface DispatcherOptions {
 /** A rule in the chain of one point. */
 interface Entry {
   rule: Rule;
-  /** The rule's matcher at this point. */
-  matches: MatchTest;
+  /** The rule's matcher at this point; undefined when it has none, so the hot loop skips the call. */
+  matches: MatchTest | undefined;
   api: HookApi;
 }
 
@@ -59,7 +59,8 @@ export class Dispatcher {
       const chains = rule.mode === "background" ? this.backgroundChains : this.chains;
       for (const point of rule.points) {
         const chain = chains.get(point) ?? [];
-        chain.push({ rule, matches: matches.get(point) ?? always, api });
+        const test = matches.get(point);
+        chain.push({ rule, matches: test === always ? undefined : test, api });
         chains.set(point, chain);
       }
     }
@@ -87,15 +88,11 @@ export class Dispatcher {
     };
     const stopwatch = new Stopwatch();
     for (const entry of this.chains.get(point) ?? []) {
-      let matched: boolean;
-      try {
-        matched = entry.matches(ctx);
-      } catch (error) {
-        // A ctx value the matcher cannot read (a throwing getter): the hook's failure, onError decides.
-        if (this.fail(entry, outcome, undefined, stopwatch, error)) break;
-        continue;
+      if (entry.matches) {
+        const match = this.match(entry, outcome, stopwatch);
+        if (match === "stop") break;
+        if (match === "skip") continue;
       }
-      if (!matched) continue;
       // Fast path: stay synchronous until a hook returns a thenable.
       const stop = this.runOne(entry, outcome, stopwatch);
       if (stop === true || (stop !== false && (await stop))) break;
@@ -117,6 +114,15 @@ export class Dispatcher {
         return;
       }
       await raceTimer(Promise.allSettled([...this.pending]), left);
+    }
+  }
+
+  /** Whether the hook runs; a ctx value its matcher cannot read (a throwing getter) is its failure. */
+  private match(entry: Entry, outcome: ChainOutcome, stopwatch: Stopwatch): "run" | "skip" | "stop" {
+    try {
+      return entry.matches?.(outcome.ctx) === false ? "skip" : "run";
+    } catch (error) {
+      return this.fail(entry, outcome, undefined, stopwatch, error) ? "stop" : "skip";
     }
   }
 
@@ -263,9 +269,9 @@ export class Dispatcher {
       ...(outcome.blockedBy ? { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } : {}),
     };
     for (const entry of entries) {
-      let matched: boolean;
+      let matched = true;
       try {
-        matched = entry.matches(outcome.ctx);
+        matched = entry.matches?.(outcome.ctx) ?? true;
       } catch (error) {
         this.warn(outcome, entry.rule.name, point, `was not run: its matcher failed (${errorText(error)})`);
         continue;
