@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { type ConfigRule, configRuleSchema } from "./compile-rule.js";
-import { type LoadProblem, RunnerError } from "./errors.js";
+import { describeIssues, type LoadProblem, RunnerError } from "./errors.js";
 import { hookSettingsSchema } from "./hook.js";
 
 export const configFileName = "hookyard.json";
@@ -94,14 +94,4 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     }
   });
   return config;
-}
-
-/** "path.to.field: what is wrong; …", each path under `prefix` when given. */
-export function describeIssues(error: z.ZodError, prefix?: string): string {
-  return error.issues
-    .map((issue) => {
-      const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== "").join(".");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
 }

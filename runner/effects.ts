@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { RunnerError } from "./errors.js";
+import { describeIssues, RunnerError } from "./errors.js";
 import { type AnyCtx, ctxSchema, type Effect, legalEffects, type Point, rewritableFields } from "./events.js";
 import { type Decision, decisionSchema } from "./hook.js";
 import type { CtxJournal } from "./journal.js";
@@ -62,24 +62,27 @@ function rewrite(
   journal: CtxJournal<AnyCtx>,
   warn: (message: string) => void,
 ): void {
-  const rewritable = rewritableFields(point);
-  const illegal = Object.keys(fields).filter((field) => !rewritable.includes(field));
-  if (illegal.length > 0) {
-    const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
-    warn(`returned a rewrite of ${illegal.join(", ")}, where ${allowed} rewritten; dropped`);
+  const refused = notRewritable(point, Object.keys(fields));
+  if (refused) {
+    warn(`returned a rewrite of ${refused.illegal}, where ${refused.allowed}; dropped`);
     return;
   }
   for (const [field, value] of Object.entries(fields)) journal.view[field] = value;
 }
 
+/** The fields not rewritable at `point` ("tool, prompt") and what is ("only args may be rewritten"), or undefined. */
+function notRewritable(point: Point, fields: string[]): { illegal: string; allowed: string } | undefined {
+  const rewritable = rewritableFields(point);
+  const illegal = fields.filter((field) => !rewritable.includes(field));
+  if (illegal.length === 0) return undefined;
+  const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
+  return { illegal: illegal.join(", "), allowed: `${allowed} rewritten` };
+}
+
 /** A reason to refuse the writes a hook made, or undefined when they are all legal and valid. */
 function checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): string | undefined {
-  const rewritable = rewritableFields(point);
-  const illegal = [...journal.touched].filter((field) => !rewritable.includes(field));
-  if (illegal.length > 0) {
-    const allowed = rewritable.length > 0 ? `only ${rewritable.join(", ")} may be` : "nothing may be";
-    return `changed ${illegal.join(", ")} at ${point}, where ${allowed} rewritten`;
-  }
+  const refused = notRewritable(point, [...journal.touched]);
+  if (refused) return `changed ${refused.illegal} at ${point}, where ${refused.allowed}`;
   // Before the schema, which would read (run) a getter: what stays in the ctx must be JSON data.
   for (const field of journal.touched) {
     const own = Object.getOwnPropertyDescriptor(ctx, field);
@@ -105,11 +108,12 @@ export function parseDecision(value: unknown, rule: Rule, point: Point): Decisio
   if (value === undefined || value === null) return undefined;
   const parsed = decisionSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) =>
-    i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message,
+  throw new RunnerError(
+    "RUN_ERR_BAD_DECISION",
+    `returned an invalid decision (${describeIssues(parsed.error)})`,
+    {
+      hook: rule.name,
+      point,
+    },
   );
-  throw new RunnerError("RUN_ERR_BAD_DECISION", `returned an invalid decision (${issues.join("; ")})`, {
-    hook: rule.name,
-    point,
-  });
 }

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 const messages = {
   RUN_ERR_HOOK_THREW: "Hook threw",
   RUN_ERR_HOOK_TIMEOUT: "Hook timed out",
@@ -53,4 +55,20 @@ export interface LoadProblem {
   code: RunnerErrorCode;
   message: string;
   file?: string;
+}
+
+/** "path.to.field: what is wrong; …", each path under `prefix` when given. */
+export function describeIssues(error: z.ZodError, prefix?: string): string {
+  return error.issues
+    .map((issue) => {
+      const path = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== "").join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/** fetch says only "fetch failed"; why (ECONNREFUSED, ENOTFOUND, a timeout) is in its cause. */
+export function fetchFailureText(error: unknown): string {
+  const { message, cause } = error as Error;
+  return cause instanceof Error ? `${message}: ${cause.message}` : message;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { describeIssues } from "../config.js";
-import { errorText, RunnerError } from "../errors.js";
+import { describeIssues, errorText, RunnerError } from "../errors.js";
 import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point } from "../events.js";
 import { jsonDataIssue } from "../json-data.js";
 import type { Hooks } from "../load-hooks.js";

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { describeIssues } from "../config.js";
+import { describeIssues } from "../errors.js";
 import type { ToolSpec } from "../events.js";
+import { killProcessGroup } from "../process-group.js";
 
 /** A failure the model should read as the tool's result (tool_error fires with this message). */
 export class ToolFailure extends Error {
@@ -97,11 +98,7 @@ function runBash(command: string, cwd: string, timeoutMs: number): Promise<strin
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      killProcessGroup(child);
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);

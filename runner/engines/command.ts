@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { z } from "zod";
 import { RunnerError } from "../errors.js";
 import type { Decision } from "../hook.js";
+import { killProcessGroup } from "../process-group.js";
 import { defaults, type Rule } from "../rule.js";
 import {
   type CompileContext,
@@ -106,15 +107,8 @@ function runProcess(
       clearTimeout(timer);
       fn();
     };
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    };
     const timer = setTimeout(() => {
-      killGroup();
+      killProcessGroup(child);
       finish(() =>
         reject(
           new RunnerError(

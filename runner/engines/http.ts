@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RunnerError } from "../errors.js";
+import { fetchFailureText, RunnerError } from "../errors.js";
 import type { Decision } from "../hook.js";
 import { defaults, type Rule } from "../rule.js";
 import {
@@ -57,10 +57,7 @@ export function httpRule(config: HttpRuleConfig, context: CompileContext): Rule 
           signal: AbortSignal.timeout(rule.timeoutMs),
         });
       } catch (error) {
-        // fetch says only "fetch failed"; why (ECONNREFUSED, ENOTFOUND, ...) is in its cause.
-        const { message, cause } = error as Error;
-        const why = cause instanceof Error ? `${message}: ${cause.message}` : message;
-        throw failed(error, `request failed (${why})`);
+        throw failed(error, `request failed (${fetchFailureText(error)})`);
       }
       const body = await readCapped(response).catch((error: unknown) => {
         throw failed(error, `reading the answer failed (${(error as Error).message})`);

@@ -3,8 +3,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { describeIssues } from "../config.js";
-import { errorText, type LoadProblem, RunnerError } from "../errors.js";
+import { describeIssues, errorText, type LoadProblem, RunnerError } from "../errors.js";
 import { type HookDefinition, hookDefinitionSchema } from "../hook.js";
 
 export const hookFileExtensions = [".ts", ".mts", ".mjs", ".js"];

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { describeIssues } from "../../config.js";
-import { RunnerError } from "../../errors.js";
+import { describeIssues, fetchFailureText, RunnerError } from "../../errors.js";
 import type { Message } from "../../events.js";
 import type { Model, ModelRequest, ModelResult } from "../model.js";
 
@@ -75,9 +74,7 @@ export class OpenAIModel implements Model {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
       });
     } catch (error) {
-      // fetch says only "fetch failed"; why (ECONNREFUSED, ENOTFOUND, a timeout) is in its cause.
-      const { message, cause } = error as Error;
-      throw fail(cause instanceof Error ? `${message}: ${cause.message}` : message, error);
+      throw fail(fetchFailureText(error), error);
     }
     const text = await response.text();
     if (!response.ok) throw fail(`answered ${response.status}: ${text.slice(0, 300)}`);
