@@ -6,6 +6,7 @@ import { configFileName, type HookOverride, readWorkspaceConfig } from "./config
 import { Dispatcher } from "./dispatch.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "./errors.js";
 import { type CtxOf, ctxSchema, type Point, points } from "./events.js";
+import type { HookDefinition } from "./hook.js";
 import { loadWorkspaceHooks } from "./loaders/workspace.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { compileMatcher } from "./matcher.js";
@@ -77,35 +78,28 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     logger.warn(`${configFile}: unknown field "${field}" is ignored (known: hooks, rules)`);
   }
 
+  const inprocess = (definition: HookDefinition, source: string, origin: Origin) => () =>
+    compileRule(
+      {
+        engine: "inprocess",
+        definition: withOverride(definition, config.overrides.get(definition.name)),
+        source,
+      },
+      { root, origin },
+    );
   const byName = new Map<string, { origin: Origin; file: string; build: () => Rule }>();
   for (const definition of builtinHooks(root)) {
     byName.set(definition.name, {
       origin: "builtin",
       file: "builtin",
-      build: () =>
-        compileRule(
-          {
-            engine: "inprocess",
-            definition: withOverride(definition, config.overrides.get(definition.name)),
-            source: "builtin",
-          },
-          { root, origin: "builtin" },
-        ),
+      build: inprocess(definition, "builtin", "builtin"),
     });
   }
   const workspaceEntries: Array<[string, string, () => Rule]> = [
     ...workspace.hooks.map(({ file, definition }): [string, string, () => Rule] => [
       definition.name,
       file,
-      () =>
-        compileRule(
-          {
-            engine: "inprocess",
-            definition: withOverride(definition, config.overrides.get(definition.name)),
-            source: file,
-          },
-          { root, origin: "workspace" },
-        ),
+      inprocess(definition, file, "workspace"),
     ]),
     ...config.rules.map((rule): [string, string, () => Rule] => [
       rule.name,
