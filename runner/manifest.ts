@@ -1,0 +1,68 @@
+import semver from "semver";
+import { z } from "zod";
+import { capabilityRequestSchema } from "../sandbox/capabilities.js";
+import { effects, type Point, points } from "./events.js";
+import { hookSettingsSchema } from "./hook.js";
+
+/**
+ * A community hook package's manifest: its package.json, with the usual npm fields and a
+ * `hookyard` field (DESIGN §6). The runner defines what a hook is; the registry validates
+ * published tarballs with this schema and the CLI writes it.
+ */
+
+/** npm's rules: lower case, URL-safe, an optional @scope/, at most 214 characters. */
+export const packageNameSchema = z
+  .string()
+  .max(214, "a package name is at most 214 characters")
+  .regex(
+    /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/,
+    "a package name is lower case a-z 0-9 . _ ~ -, optionally @scope/name, starting with a letter or digit",
+  );
+
+export const packageVersionSchema = z
+  .string()
+  .max(256)
+  .refine((v) => semver.valid(v) === v, "the version must be valid semver, such as 1.0.0");
+
+/** A path inside the package: relative, forward slashes, no `..`. */
+const packagePathSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine(
+    (p) => !p.startsWith("/") && !p.includes("\\") && !p.includes("\0") && !p.split("/").includes(".."),
+    "must be a relative path inside the package (no leading /, no .., no \\)",
+  );
+
+export const hookManifestSchema = hookSettingsSchema.extend({
+  /** The bundled ES module, one file with no imports, relative to the package root. */
+  main: packagePathSchema,
+  events: z
+    .array(z.enum(points as [Point, ...Point[]]))
+    .min(1, "list at least one event")
+    .refine((e) => new Set(e).size === e.length, "events must not repeat"),
+  capabilities: capabilityRequestSchema.default({}),
+  effects: z
+    .array(z.enum(effects))
+    .default([])
+    .refine((e) => new Set(e).size === e.length, "effects must not repeat"),
+});
+export type HookManifest = z.output<typeof hookManifestSchema>;
+
+const repositorySchema = z.union([
+  z.string().max(1024),
+  z.looseObject({ type: z.string().max(64).optional(), url: z.string().max(1024) }),
+]);
+
+export const packageManifestSchema = z.looseObject({
+  name: packageNameSchema,
+  version: packageVersionSchema,
+  description: z.string().max(1024).optional(),
+  license: z.string().max(256).optional(),
+  keywords: z.array(z.string().max(64)).max(32).optional(),
+  repository: repositorySchema.optional(),
+  homepage: z.string().max(1024).optional(),
+  author: z.union([z.string().max(512), z.looseObject({ name: z.string().max(256) })]).optional(),
+  hookyard: hookManifestSchema,
+});
+export type PackageManifest = z.output<typeof packageManifestSchema>;

@@ -1,0 +1,319 @@
+import { isIP } from "node:net";
+import { posix } from "node:path";
+import { z } from "zod";
+
+/**
+ * Capabilities: what a community hook package asks for (the `capabilities` field of its manifest,
+ * a ceiling) and what the user grants (a subset, written as grant strings, DESIGN §6):
+ *
+ *   fs.read:<path>  fs.write:<path>  net:<host>[:<port>]  process:<command>  env:<NAME>  rewrite
+ *
+ * Paths are relative to the workspace root (an absolute path is allowed but is high risk). Every
+ * check in the sandbox broker works on the typed descriptors parsed here, never on the strings.
+ */
+
+const maxPathLength = 1024;
+
+/** A path as a grant or a request names it: normalised, no NUL, never climbing out with `..`. */
+export const grantPathSchema = z
+  .string()
+  .min(1, "a path must not be empty")
+  .max(maxPathLength, `a path is at most ${maxPathLength} characters`)
+  .refine((p) => !p.includes("\0"), "a path must not contain a NUL byte")
+  .refine((p) => !p.includes("\\"), "a path uses / as separator, not \\")
+  .transform((p) => {
+    const normal = posix.normalize(p);
+    return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
+  })
+  .refine((p) => p !== ".." && !p.startsWith("../"), "a relative path must stay inside the workspace");
+
+const hostnamePattern =
+  /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
+/** `host`, `host:port`, `1.2.3.4:80`, `[::1]:8080`. Hostnames are lower-cased. */
+export const netTargetSchema = z.string().transform((text, ctx) => {
+  const target = parseNetTarget(text);
+  if (typeof target === "string") {
+    ctx.addIssue({ code: "custom", message: target });
+    return z.NEVER;
+  }
+  return target;
+});
+
+export const commandNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((c) => !c.includes("\0"), "a command must not contain a NUL byte")
+  .refine(
+    (c) => c.startsWith("/") || /^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(c),
+    "a command is a plain name found on PATH (git) or an absolute path (/usr/bin/git)",
+  );
+
+export const envNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an env var name is letters, digits and _, not starting with a digit");
+
+/** The manifest's `capabilities` field: what a package may be granted at most. */
+export const capabilityRequestSchema = z.strictObject({
+  fs: z
+    .strictObject({
+      read: z.array(grantPathSchema).max(64).optional(),
+      write: z.array(grantPathSchema).max(64).optional(),
+    })
+    .optional(),
+  net: z.array(netTargetSchema).max(64).optional(),
+  process: z.array(commandNameSchema).max(64).optional(),
+  env: z.array(envNameSchema).max(64).optional(),
+});
+export type CapabilityRequest = z.input<typeof capabilityRequestSchema>;
+
+export type Grant =
+  | { kind: "fs.read"; path: string }
+  | { kind: "fs.write"; path: string }
+  | { kind: "net"; host: string; port?: number; literal: boolean }
+  | { kind: "process"; command: string }
+  | { kind: "env"; name: string }
+  | { kind: "rewrite" };
+
+export type GrantKind = Grant["kind"];
+
+/** One grant string to its descriptor, or a message saying what is wrong with it. */
+export function parseGrant(text: string): Grant | string {
+  if (text === "rewrite") return { kind: "rewrite" };
+  const colon = text.indexOf(":");
+  if (colon < 0) {
+    return `"${text}" is not a grant: expected fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<command>, env:<NAME> or rewrite`;
+  }
+  const kind = text.slice(0, colon);
+  const value = text.slice(colon + 1);
+  const check = <T>(schema: z.ZodType<T>, build: (value: T) => Grant): Grant | string => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? build(parsed.data) : `"${text}": ${parsed.error.issues[0]?.message ?? "invalid"}`;
+  };
+  switch (kind) {
+    case "fs.read":
+    case "fs.write":
+      return check(grantPathSchema, (path) => ({ kind, path }));
+    case "net": {
+      const target = parseNetTarget(value);
+      return typeof target === "string" ? `"${text}": ${target}` : { kind: "net", ...target };
+    }
+    case "process":
+      return check(commandNameSchema, (command) => ({ kind: "process", command }));
+    case "env":
+      return check(envNameSchema, (name) => ({ kind: "env", name }));
+    default:
+      return `"${text}": unknown kind "${kind}" (fs.read, fs.write, net, process, env, rewrite)`;
+  }
+}
+
+export class GrantSyntaxError extends Error {
+  readonly code = "GRANT_ERR_SYNTAX";
+  constructor(readonly problems: string[]) {
+    super(`invalid grant${problems.length > 1 ? "s" : ""}: ${problems.join("; ")}`);
+  }
+}
+
+/** Parses every grant; throws one GrantSyntaxError listing each bad one. */
+export function parseGrants(texts: readonly string[]): Grant[] {
+  const grants: Grant[] = [];
+  const problems: string[] = [];
+  for (const text of texts) {
+    const grant = parseGrant(text);
+    if (typeof grant === "string") problems.push(grant);
+    else grants.push(grant);
+  }
+  if (problems.length > 0) throw new GrantSyntaxError(problems);
+  return grants;
+}
+
+/** The canonical string of a grant: `parseGrant(formatGrant(g))` gives `g` back. */
+export function formatGrant(grant: Grant): string {
+  switch (grant.kind) {
+    case "fs.read":
+    case "fs.write":
+      return `${grant.kind}:${grant.path}`;
+    case "net": {
+      const host = isIP(grant.host) === 6 ? `[${grant.host}]` : grant.host;
+      return `net:${host}${grant.port === undefined ? "" : `:${grant.port}`}`;
+    }
+    case "process":
+      return `process:${grant.command}`;
+    case "env":
+      return `env:${grant.name}`;
+    case "rewrite":
+      return "rewrite";
+  }
+}
+
+/** Everything a manifest asks for, as grant strings (the ceiling of what a user may grant). */
+export function requestedGrants(
+  request: z.output<typeof capabilityRequestSchema> | undefined,
+  effects: readonly string[] = [],
+): string[] {
+  const out: string[] = [];
+  for (const path of request?.fs?.read ?? []) out.push(`fs.read:${path}`);
+  for (const path of request?.fs?.write ?? []) out.push(`fs.write:${path}`);
+  for (const target of request?.net ?? []) out.push(formatGrant({ kind: "net", ...target }));
+  for (const command of request?.process ?? []) out.push(`process:${command}`);
+  for (const name of request?.env ?? []) out.push(`env:${name}`);
+  if (effects.includes("rewrite")) out.push("rewrite");
+  return [...new Set(out)];
+}
+
+/** Whether `granted` asks for no more than one of `requested` allows (granted ⊆ requested). */
+export function grantWithin(granted: Grant, requested: readonly Grant[]): boolean {
+  return requested.some((r) => {
+    if (r.kind !== granted.kind) return false;
+    switch (granted.kind) {
+      case "fs.read":
+      case "fs.write":
+        return pathUnder(granted.path, (r as { path: string }).path);
+      case "net": {
+        const n = r as Extract<Grant, { kind: "net" }>;
+        return n.host === granted.host && (n.port === undefined || n.port === granted.port);
+      }
+      case "process":
+        return (r as { command: string }).command === granted.command;
+      case "env":
+        return (r as { name: string }).name === granted.name;
+      case "rewrite":
+        return true;
+    }
+    return false;
+  });
+}
+
+/** Whether normalised path `inner` is `outer` or below it (both relative, or both absolute). */
+export function pathUnder(inner: string, outer: string): boolean {
+  if (outer === "." && !inner.startsWith("/")) return true;
+  if (inner === outer) return true;
+  const prefix = outer.endsWith("/") ? outer : `${outer}/`;
+  return inner.startsWith(prefix);
+}
+
+export type Risk = "low" | "medium" | "high";
+
+/** A grant in plain words with a risk level, for install prompts, `info` and the web pages. */
+export function describeGrant(grant: Grant): { text: string; risk: Risk } {
+  switch (grant.kind) {
+    case "fs.read":
+      if (grant.path.startsWith("/"))
+        return { text: `reads files under ${grant.path} (outside the workspace)`, risk: "high" };
+      if (grant.path === ".") return { text: "reads any file in the workspace", risk: "medium" };
+      return { text: `reads files under ${grant.path}`, risk: "low" };
+    case "fs.write":
+      if (grant.path.startsWith("/"))
+        return { text: `writes files under ${grant.path} (outside the workspace)`, risk: "high" };
+      if (grant.path === ".") return { text: "writes any file in the workspace", risk: "high" };
+      return { text: `writes files under ${grant.path}`, risk: "medium" };
+    case "net": {
+      const target = formatGrant(grant).slice("net:".length);
+      if (grant.literal && isInternalAddress(grant.host)) {
+        return { text: `connects to ${target} (a local or private address)`, risk: "high" };
+      }
+      return {
+        text: `connects to ${target}${grant.port === undefined ? " on any port" : ""}`,
+        risk: "medium",
+      };
+    }
+    case "process":
+      return { text: `runs ${grant.command}`, risk: "high" };
+    case "env":
+      return { text: `reads the environment variable ${grant.name}`, risk: "medium" };
+    case "rewrite":
+      return {
+        text: "can rewrite what it sees (prompts, tool arguments, tool results, model replies)",
+        risk: "medium",
+      };
+  }
+}
+
+/** The highest risk among grants, "low" for none. */
+export function highestRisk(grants: readonly Grant[]): Risk {
+  const order: Risk[] = ["low", "medium", "high"];
+  return grants.reduce<Risk>((worst, g) => {
+    const risk = describeGrant(g).risk;
+    return order.indexOf(risk) > order.indexOf(worst) ? risk : worst;
+  }, "low");
+}
+
+function parseNetTarget(text: string): { host: string; port?: number; literal: boolean } | string {
+  let host: string;
+  let portText: string | undefined;
+  if (text.startsWith("[")) {
+    const end = text.indexOf("]");
+    if (end < 0) return `an IPv6 address is written in brackets, [::1]:8080`;
+    host = text.slice(1, end);
+    const rest = text.slice(end + 1);
+    if (rest !== "" && !rest.startsWith(":")) return `expected :<port> after ]`;
+    portText = rest === "" ? undefined : rest.slice(1);
+    if (isIP(host) !== 6) return `${host} is not an IPv6 address`;
+  } else {
+    const parts = text.split(":");
+    if (parts.length > 2) return `an IPv6 address is written in brackets, [::1]:8080`;
+    host = (parts[0] ?? "").toLowerCase();
+    portText = parts[1];
+    if (isIP(host) === 0 && !hostnamePattern.test(host)) return `"${host}" is not a host name`;
+    // Numeric forms that resolvers read as addresses (2130706433, 0x7f.1, 017700000001) must be
+    // granted in dotted decimal, so a grant names exactly the address it allows.
+    const last = host.split(".").at(-1) ?? "";
+    if (isIP(host) === 0 && /^(0x[0-9a-f]*|[0-9]+)$/.test(last)) {
+      return `write an IPv4 address in dotted decimal (127.0.0.1)`;
+    }
+  }
+  let port: number | undefined;
+  if (portText !== undefined) {
+    if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65_535) {
+      return `the port must be 1-65535`;
+    }
+    port = Number(portText);
+  }
+  return { host, ...(port === undefined ? {} : { port }), literal: isIP(host) !== 0 };
+}
+
+/** Loopback, private, link-local (incl. cloud metadata), CGNAT, unspecified, multicast, ULA, v4-mapped of those. */
+export function isInternalAddress(address: string): boolean {
+  const version = isIP(address);
+  if (version === 4) {
+    const [a = 0, b = 0] = address.split(".").map(Number);
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 198 && (b === 18 || b === 19)) ||
+      a >= 224
+    );
+  }
+  if (version === 6) {
+    const lower = address.toLowerCase();
+    const mapped = lower.match(/^(?:0*:)*:?ffff:(\d+\.\d+\.\d+\.\d+)$/);
+    if (mapped?.[1]) return isInternalAddress(mapped[1]);
+    const hexMapped = lower.match(/^(?:0*:)*:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
+    if (hexMapped?.[1] && hexMapped[2]) {
+      const hi = Number.parseInt(hexMapped[1], 16);
+      const lo = Number.parseInt(hexMapped[2], 16);
+      return isInternalAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+    }
+    return (
+      lower === "::" ||
+      lower === "::1" ||
+      /^0*(:0*)*:0*1$/.test(lower) ||
+      /^0*(:0*)*$/.test(lower.replace(/::/, ":")) ||
+      lower.startsWith("fe8") ||
+      lower.startsWith("fe9") ||
+      lower.startsWith("fea") ||
+      lower.startsWith("feb") ||
+      lower.startsWith("fc") ||
+      lower.startsWith("fd") ||
+      lower.startsWith("ff") ||
+      lower.startsWith("64:ff9b:")
+    );
+  }
+  return false;
+}
