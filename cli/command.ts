@@ -4,6 +4,7 @@ export interface CliContext {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
   /** Colours only on a TTY, and never with NO_COLOR set. */
   color: boolean;
   debug: boolean;
@@ -14,6 +15,8 @@ export interface CommandOption {
   description: string;
   default?: string | boolean;
   choices?: string[];
+  /** The command refuses to run without it (a usage error). */
+  required?: boolean;
 }
 
 /** One file per command; usage and help are generated from this metadata. */
@@ -26,4 +29,15 @@ export interface Command {
   /** Longer help shown after the options. */
   help?: string;
   run(context: CliContext, args: string[], options: Record<string, unknown>): Promise<number | undefined>;
+}
+
+/** Commands under a shared name, e.g. `hookyard registry serve`: each subcommand is still one file. */
+export interface CommandGroup {
+  name: string;
+  summary: string;
+  subcommands: Array<Command | CommandGroup>;
+}
+
+export function isCommandGroup(entry: Command | CommandGroup): entry is CommandGroup {
+  return "subcommands" in entry;
 }

@@ -1,9 +1,14 @@
+import type { RegistryError } from "../registry/errors.js";
+
 const messages = {
   CLI_ERR_USAGE: "Wrong usage",
   CLI_ERR_MODEL_SPEC: "--model is not understood",
   CLI_ERR_NOT_A_DIRECTORY: "--cwd is not a directory",
   CLI_ERR_EXAMPLE_MISSING: "The bundled example is missing",
   CLI_ERR_FILESYSTEM: "A file or folder could not be read or written",
+  CLI_ERR_REGISTRY: "The registry could not start or could not be opened",
+  CLI_ERR_PORT_IN_USE: "The registry's port is already in use",
+  CLI_ERR_LISTEN: "The registry cannot listen on that address",
 } as const;
 
 export type CliErrorCode = keyof typeof messages;
@@ -23,3 +28,10 @@ export class CliError extends Error {
 }
 
 export const cliErrorCodes = Object.keys(messages) as CliErrorCode[];
+
+/** A registry that cannot start or be opened: its own message, its REG_ERR_* code at the end. */
+export function registryFailure(error: RegistryError): CliError {
+  return new CliError("CLI_ERR_REGISTRY", `${error.message} (${error.code})`, exitCodes.error, {
+    cause: error,
+  });
+}

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command as Commander, CommanderError, Option } from "commander";
-import type { CliContext, Command } from "./command.js";
+import { type CliContext, type Command, type CommandGroup, isCommandGroup } from "./command.js";
 import { commands } from "./commands/index.js";
 import { renderError } from "./error-message.js";
 import { CliError, exitCodes } from "./errors.js";
@@ -55,13 +55,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
   return exitCode;
 }
 
-function register(program: Commander, command: Command, io: Io, setExit: (code: number) => void): void {
+function register(
+  program: Commander,
+  command: Command | CommandGroup,
+  io: Io,
+  setExit: (code: number) => void,
+): void {
+  if (isCommandGroup(command)) {
+    const group = program.command(command.name).description(command.summary);
+    for (const sub of command.subcommands) register(group, sub, io, setExit);
+    return;
+  }
   const sub = program.command(command.name).description(command.summary);
   for (const arg of command.args ?? []) sub.argument(arg.name, arg.description);
   for (const opt of command.options ?? []) {
     const option = new Option(opt.flags, opt.description);
     if (opt.default !== undefined) option.default(opt.default);
     if (opt.choices) option.choices(opt.choices);
+    if (opt.required) option.makeOptionMandatory();
     sub.addOption(option);
   }
   if (command.help) sub.addHelpText("after", `\n${command.help}\n`);
@@ -89,6 +100,7 @@ function makeContext(io: Io, options: Record<string, unknown>): CliContext {
     stdout: io.stdout,
     stderr: io.stderr,
     stdin: io.stdin,
+    env: io.env,
     color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
     debug: Boolean(options.debug),
   };

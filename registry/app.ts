@@ -1,0 +1,189 @@
+import { randomUUID } from "node:crypto";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import Fastify, { type FastifyInstance } from "fastify";
+import { FsBlobStore } from "./blobs/fs-blob-store.js";
+import type { RegistryContext, RegistryHooks } from "./context.js";
+import { clearTmp, prepareDataDir } from "./data-dir.js";
+import { openDatabase } from "./db/open.js";
+import { SqliteStore } from "./db/sqlite-store.js";
+import { DownloadCounter } from "./downloads.js";
+import { RegistryError } from "./errors.js";
+import { bearerAuth, type RateWindow } from "./http/auth.js";
+import { installErrorHandlers } from "./http/errors.js";
+import { loggerOptions, type RegistryLoggerOptions } from "./http/logging.js";
+import { registerOpenApi } from "./http/openapi.js";
+import { zodValidatorCompiler } from "./http/validation.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { adminRoutes } from "./routes/admin.js";
+import { advisoryRoutes } from "./routes/advisories.js";
+import type { RouteDeps } from "./routes/deps.js";
+import { ownerRoutes } from "./routes/owners.js";
+import { packageRoutes } from "./routes/packages.js";
+import { publishRoute, tarballContentTypes } from "./routes/publish.js";
+import { searchRoute } from "./routes/search.js";
+import { tokenRoutes } from "./routes/tokens.js";
+import { versionRoutes } from "./routes/versions.js";
+import { loadOrCreateSigner } from "./signing.js";
+import { localActor, type RegistryStore } from "./store.js";
+import { sweepOrphanBlobs } from "./sweep.js";
+import { defaultTarballLimits, type TarballLimits } from "./tarball/inspect.js";
+import { issueToken } from "./tokens.js";
+
+export interface RegistryLimits extends TarballLimits {
+  /** Largest JSON request body. */
+  maxJsonBodyBytes: number;
+}
+
+export interface RateLimits {
+  /** Failed authentications per client address. */
+  failedAuth: RateWindow;
+  /** Publishes per token. */
+  publish: RateWindow;
+}
+
+export interface RegistryOptions {
+  /** Holds the database, the blobs and the signing key; created if missing. */
+  dataDir: string;
+  /** pino JSON logs; off unless given. */
+  logger?: RegistryLoggerOptions | false;
+  limits?: Partial<RegistryLimits>;
+  rateLimit?: { failedAuth?: Partial<RateWindow>; publish?: Partial<RateWindow> };
+  /**
+   * Behind a reverse proxy: which proxies' X-Forwarded-For to believe (fastify's trustProxy:
+   * true, or addresses/CIDRs). Without it every client has the proxy's address, so the
+   * failed-authentication limit would lock everyone out together.
+   */
+  trustProxy?: boolean | string;
+  /** The clock (publish times, token expiry); tests move it. */
+  now?: () => Date;
+  hooks?: RegistryHooks;
+}
+
+export const defaultRegistryLimits: RegistryLimits = { ...defaultTarballLimits, maxJsonBodyBytes: 64 * 1024 };
+
+export const defaultRateLimits: RateLimits = {
+  failedAuth: { max: 10, timeWindowMs: 60_000 },
+  publish: { max: 30, timeWindowMs: 60_000 },
+};
+
+/** What a built registry exposes besides HTTP: storage for seeding and inspection, and the first admin token. */
+export interface RegistryHandle extends RegistryContext {
+  /** The admin token made at the first start of an empty data dir; undefined on later starts. */
+  initialAdminToken: string | undefined;
+  /** Orphan blobs removed by the start-up sweep. */
+  sweptBlobs: string[];
+}
+
+export type Registry = FastifyInstance & { registry: RegistryHandle };
+
+/**
+ * The registry as a fastify instance, not yet listening. Opens (or creates) the data dir, applies
+ * migrations, removes what a crashed process left behind, and on first start makes an admin token.
+ * Closing the instance flushes download counts and closes the database.
+ */
+export async function buildRegistry(options: RegistryOptions): Promise<Registry> {
+  const now = options.now ?? (() => new Date());
+  const limits = { ...defaultRegistryLimits, ...options.limits };
+  const rates: RateLimits = {
+    failedAuth: { ...defaultRateLimits.failedAuth, ...options.rateLimit?.failedAuth },
+    publish: { ...defaultRateLimits.publish, ...options.rateLimit?.publish },
+  };
+  const dataDir = await prepareDataDir(options.dataDir);
+  const store = new SqliteStore(openDatabase(dataDir.database));
+  let app: FastifyInstance | undefined;
+  try {
+    const signer = await loadOrCreateSigner(dataDir.signingKey);
+    const blobs = new FsBlobStore(dataDir.blobs, dataDir.tmp);
+    await clearTmp(dataDir);
+    const sweptBlobs = await sweepOrphanBlobs(store, blobs);
+    const initialAdminToken = await firstAdminToken(store, now());
+
+    app = Fastify({
+      logger: loggerOptions(options.logger),
+      genReqId: () => randomUUID(),
+      bodyLimit: limits.maxJsonBodyBytes,
+      requestTimeout: 120_000,
+      trustProxy: options.trustProxy ?? false,
+    });
+    const log = app.log;
+    if (sweptBlobs.length > 0)
+      log.warn({ blobs: sweptBlobs }, "removed orphan blobs left by an interrupted publish");
+    const downloads = new DownloadCounter(store, now, (error) =>
+      log.error({ err: error }, "download counts could not be written"),
+    );
+    const handle: RegistryHandle = {
+      dataDir,
+      store,
+      blobs,
+      signer,
+      tarballLimits: limits,
+      now,
+      hooks: options.hooks ?? {},
+      blobLocks: new KeyedLock(),
+      downloads,
+      log,
+      initialAdminToken,
+      sweptBlobs,
+    };
+    app.decorate("registry", handle);
+    app.addHook("onClose", async () => {
+      await downloads.close();
+      await store.close();
+    });
+    await configure(app, handle, rates);
+    return app as Registry;
+  } catch (error) {
+    await (app ? app.close() : store.close());
+    throw error;
+  }
+}
+
+async function configure(app: FastifyInstance, ctx: RegistryContext, rates: RateLimits): Promise<void> {
+  app.setValidatorCompiler(zodValidatorCompiler);
+  installErrorHandlers(app);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // JSON and tarballs are all the API takes: anything else is REG_ERR_UNSUPPORTED_MEDIA_TYPE.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser(
+    tarballContentTypes,
+    { parseAs: "buffer", bodyLimit: ctx.tarballLimits.maxGzipBytes },
+    (_request, body, done) => done(null, body),
+  );
+  await app.register(helmet, { global: true });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, limit) =>
+      new RegistryError("REG_ERR_RATE_LIMITED", `too many requests: try again in ${limit.after}`),
+  });
+  await registerOpenApi(app);
+
+  const deps: RouteDeps = { ctx, auth: bearerAuth(app, ctx, rates.failedAuth), publishRate: rates.publish };
+  for (const routes of [
+    packageRoutes,
+    publishRoute,
+    versionRoutes,
+    ownerRoutes,
+    searchRoute,
+    tokenRoutes,
+    advisoryRoutes,
+    adminRoutes,
+  ]) {
+    routes(app, deps);
+  }
+}
+
+async function firstAdminToken(store: RegistryStore, now: Date): Promise<string | undefined> {
+  if (!(await store.isEmpty())) return undefined;
+  const issued = await issueToken(store, {
+    owner: "admin",
+    scope: "admin",
+    expiresInMs: null,
+    description: "made at the registry's first start",
+    now,
+    actor: localActor,
+  });
+  return issued.token;
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { integrityFromHex, integrityHex } from "../integrity.js";
+import type { BlobStore } from "./blob-store.js";
+
+/**
+ * Blobs as files `<root>/sha512/<first two hex digits>/<hex>`. A blob is written to a temp file
+ * in `tmpDir` (same file system), fsynced, then renamed into place, so a reader never sees half a
+ * blob and a crash leaves at most a temp file (cleared at start) or a whole orphan (swept at start).
+ */
+export class FsBlobStore implements BlobStore {
+  /** Fan-out folders known to exist, so a put costs no mkdir after the first in its folder. */
+  private readonly madeDirs = new Set<string>();
+
+  constructor(
+    private readonly root: string,
+    private readonly tmpDir: string,
+  ) {}
+
+  async put(integrity: string, bytes: Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+    const durable = options.durable ?? true;
+    const file = this.fileOf(integrity);
+    const dir = join(file, "..");
+    if (!this.madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    const temp = join(this.tmpDir, `${randomBytes(8).toString("hex")}.blob`);
+    try {
+      const handle = await open(temp, "wx", 0o644);
+      try {
+        await handle.writeFile(bytes);
+        if (durable) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    if (durable) await syncDirectory(dir);
+  }
+
+  async get(integrity: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.fileOf(integrity));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  async delete(integrity: string): Promise<void> {
+    await rm(this.fileOf(integrity), { force: true });
+  }
+
+  async list(): Promise<string[]> {
+    const base = join(this.root, "sha512");
+    const found: string[] = [];
+    let fanout: string[];
+    try {
+      fanout = await readdir(base);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    for (const prefix of fanout) {
+      for (const name of await readdir(join(base, prefix))) {
+        const integrity = integrityFromHex(name);
+        if (integrity && name.startsWith(prefix)) found.push(integrity);
+      }
+    }
+    return found;
+  }
+
+  /** Where a blob lives; only well-formed sha512 SRI strings name a file. */
+  fileOf(integrity: string): string {
+    const hex = integrityHex(integrity);
+    if (!hex) throw new Error(`not a sha512 integrity: ${integrity}`);
+    return join(this.root, "sha512", hex.slice(0, 2), hex);
+  }
+}
+
+/** The rename is only durable once the directory entry is on disk too. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,580 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { RegistryError, versionExists } from "../errors.js";
+import { displayVersion } from "../latest.js";
+import { nameSkeleton, scopeOf } from "../names.js";
+import type {
+  Actor,
+  AdvisoryRecord,
+  AuditRecord,
+  DownloadCount,
+  NewAdvisory,
+  NewToken,
+  NewVersion,
+  OwnerChange,
+  OwnerTarget,
+  PackageRecord,
+  RegistryStore,
+  RightsFacts,
+  SearchPage,
+  TokenRecord,
+  VersionRecord,
+} from "../store.js";
+import type { RegistryDatabase } from "./open.js";
+import {
+  advisories,
+  auditLog,
+  deprecations,
+  downloadCounts,
+  owners,
+  packageOwners,
+  packages,
+  scopeOwners,
+  tokens,
+  versions,
+  yanks,
+} from "./schema.js";
+import { prepareStatements, type Statements } from "./statements.js";
+
+/**
+ * RegistryStore over one better-sqlite3 connection: the only module that talks to the database.
+ * better-sqlite3 is synchronous, so each method runs to completion without interleaving with
+ * other requests; writes that touch several rows run in one IMMEDIATE transaction, which also
+ * serialises them against another process on the same file (`hookyard registry token create`).
+ */
+export class SqliteStore implements RegistryStore {
+  private readonly q: Statements;
+
+  constructor(private readonly db: RegistryDatabase) {
+    this.q = prepareStatements(db);
+  }
+
+  private transaction<T>(work: () => T): T {
+    return this.db.$client.transaction(work).immediate();
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return this.db.select({ id: tokens.id }).from(tokens).limit(1).all().length === 0;
+  }
+
+  async createToken(token: NewToken, actor: Actor): Promise<TokenRecord> {
+    return this.transaction(() => {
+      const ownerId = this.ownerIdOrCreate(token.owner, token.createdAt);
+      this.db
+        .insert(tokens)
+        .values({
+          id: token.id,
+          ownerId,
+          hash: token.hash,
+          scope: token.scope,
+          description: token.description,
+          createdAt: token.createdAt,
+          expiresAt: token.expiresAt,
+        })
+        .run();
+      this.audit(token.createdAt, actor, "token.create", token.id, {
+        owner: token.owner,
+        scope: token.scope,
+        expiresAt: token.expiresAt,
+      });
+      const { hash: _, ...shown } = token;
+      return { ...shown, revokedAt: null };
+    });
+  }
+
+  async findTokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    const row = this.q.tokenByHash.get({ hash });
+    return row ? tokenRecord(row.token, row.owner) : undefined;
+  }
+
+  async getToken(id: string): Promise<TokenRecord | undefined> {
+    return this.tokenWithId(id);
+  }
+
+  async listTokens(owner?: string): Promise<TokenRecord[]> {
+    const rows = this.db
+      .select({ token: tokens, owner: owners.name })
+      .from(tokens)
+      .innerJoin(owners, eq(owners.id, tokens.ownerId))
+      .where(owner === undefined ? undefined : eq(owners.name, owner))
+      .orderBy(desc(tokens.createdAt), desc(sql`${tokens}.rowid`))
+      .all();
+    return rows.map((row) => tokenRecord(row.token, row.owner));
+  }
+
+  async revokeToken(id: string, at: string, actor: Actor): Promise<TokenRecord | undefined> {
+    return this.transaction(() => {
+      const changed = this.db
+        .update(tokens)
+        .set({ revokedAt: at })
+        .where(and(eq(tokens.id, id), sql`${tokens.revokedAt} IS NULL`))
+        .run();
+      if (changed.changes > 0) this.audit(at, actor, "token.revoke", id);
+      return this.tokenWithId(id);
+    });
+  }
+
+  async ownerExists(name: string): Promise<boolean> {
+    return this.ownerId(name) !== undefined;
+  }
+
+  async ensureOwner(name: string, at: string, actor: Actor): Promise<void> {
+    this.transaction(() => {
+      if (this.ownerId(name) !== undefined) return;
+      this.ownerIdOrCreate(name, at);
+      this.audit(at, actor, "owner.create", name);
+    });
+  }
+
+  async findPackage(name: string): Promise<PackageRecord | undefined> {
+    return this.q.packageByName.get({ name });
+  }
+
+  async listVersions(packageId: number): Promise<VersionRecord[]> {
+    return this.q.versionsOfPackage.all({ packageId }).map(versionRecord);
+  }
+
+  async getVersion(name: string, version: string): Promise<VersionRecord | undefined> {
+    const row = this.q.versionByName.get({ name, version });
+    return row ? versionRecord(row) : undefined;
+  }
+
+  async rightsFacts(name: string): Promise<RightsFacts> {
+    return this.readRightsFacts(name);
+  }
+
+  async publishVersions(
+    items: readonly NewVersion[],
+    authorize: (facts: RightsFacts, item: NewVersion) => void,
+  ): Promise<VersionRecord[]> {
+    return this.transaction(() => items.map((item) => this.insertVersion(item, authorize)));
+  }
+
+  private insertVersion(item: NewVersion, authorize: (facts: RightsFacts, item: NewVersion) => void) {
+    authorize(this.readRightsFacts(item.name), item);
+    const ownerId = this.ownerId(item.publisher.owner);
+    if (ownerId === undefined) {
+      throw new RegistryError("REG_ERR_OWNER_NOT_FOUND", `there is no owner ${item.publisher.owner}`);
+    }
+    const packageId = this.q.packageByName.get({ name: item.name })?.id ?? this.createPackage(item, ownerId);
+    if (this.q.versionIdOf.get({ packageId, version: item.version }))
+      throw versionExists(item.name, item.version);
+    const { id } = this.q.insertVersion.get({
+      packageId,
+      version: item.version,
+      prerelease: item.prerelease,
+      integrity: item.integrity,
+      size: item.size,
+      manifest: item.manifest,
+      capabilities: item.capabilities,
+      effects: item.effects,
+      readme: item.readme,
+      publishedAt: item.publishedAt,
+      publishedBy: ownerId,
+      signature: item.signature,
+      keyId: item.keyId,
+    }) as { id: number };
+    this.refreshSearchRow(packageId);
+    this.audit(item.publishedAt, item.publisher, "version.publish", `${item.name}@${item.version}`, {
+      integrity: item.integrity,
+      size: item.size,
+    });
+    const { publisher, ...fields } = item;
+    return { ...fields, id, publishedBy: publisher.owner, yanked: null, deprecated: null };
+  }
+
+  private createPackage(item: NewVersion, ownerId: number): number {
+    const { id } = this.db
+      .insert(packages)
+      .values({ name: item.name, skeleton: nameSkeleton(item.name), createdAt: item.publishedAt })
+      .returning({ id: packages.id })
+      .get();
+    this.db.insert(packageOwners).values({ packageId: id, ownerId, addedAt: item.publishedAt }).run();
+    this.audit(item.publishedAt, item.publisher, "package.create", item.name);
+    const scope = scopeOf(item.name);
+    if (scope && this.scopeOwnerNames(scope).length === 0) {
+      this.db.insert(scopeOwners).values({ scope, ownerId, addedAt: item.publishedAt }).run();
+      this.audit(item.publishedAt, item.publisher, "scope.claim", scope);
+    }
+    return id;
+  }
+
+  async setYank(
+    name: string,
+    version: string,
+    reason: string | null,
+    at: string,
+    actor: Actor,
+  ): Promise<VersionRecord> {
+    return this.transaction(() => {
+      const found = this.requireVersion(name, version);
+      const removed = this.db.delete(yanks).where(eq(yanks.versionId, found.id)).run().changes;
+      if (reason !== null) {
+        const ownerId = this.requireOwner(actor.owner);
+        this.db.insert(yanks).values({ versionId: found.id, reason, yankedAt: at, ownerId }).run();
+        this.audit(at, actor, "version.yank", `${name}@${version}`, { reason });
+      } else if (removed > 0) {
+        this.audit(at, actor, "version.unyank", `${name}@${version}`);
+      }
+      this.refreshSearchRow(found.packageId);
+      return this.versionById(found.id);
+    });
+  }
+
+  async setDeprecation(
+    name: string,
+    version: string,
+    message: string | null,
+    at: string,
+    actor: Actor,
+  ): Promise<VersionRecord> {
+    return this.transaction(() => {
+      const found = this.requireVersion(name, version);
+      const removed = this.db.delete(deprecations).where(eq(deprecations.versionId, found.id)).run().changes;
+      if (message !== null) {
+        const ownerId = this.requireOwner(actor.owner);
+        this.db
+          .insert(deprecations)
+          .values({ versionId: found.id, message, deprecatedAt: at, ownerId })
+          .run();
+        this.audit(at, actor, "version.deprecate", `${name}@${version}`, { message });
+      } else if (removed > 0) {
+        this.audit(at, actor, "version.undeprecate", `${name}@${version}`);
+      }
+      return this.versionById(found.id);
+    });
+  }
+
+  async packageOwners(name: string): Promise<string[] | undefined> {
+    const found = this.q.packageByName.get({ name });
+    return found ? this.packageOwnerNames(found.id) : undefined;
+  }
+
+  async scopeOwners(scope: string): Promise<string[]> {
+    return this.scopeOwnerNames(scope);
+  }
+
+  async changeOwners(target: OwnerTarget, change: OwnerChange, at: string, actor: Actor): Promise<string[]> {
+    return this.transaction(() => {
+      const ids = new Map<string, number>();
+      for (const name of [...change.add, ...change.remove]) {
+        const id = this.ownerId(name);
+        if (id === undefined) {
+          throw new RegistryError(
+            "REG_ERR_OWNER_NOT_FOUND",
+            `there is no owner ${JSON.stringify(name)} (an owner exists once a token was made for it)`,
+          );
+        }
+        ids.set(name, id);
+      }
+      const table = this.ownerTable(target, at);
+      const next = new Set(table.current);
+      for (const name of change.add) next.add(name);
+      for (const name of change.remove) next.delete(name);
+      if (next.size === 0) {
+        throw new RegistryError(
+          "REG_ERR_LAST_OWNER",
+          `${table.subject} would have no owner left: add another owner before removing the last one`,
+        );
+      }
+      for (const name of next) {
+        if (table.current.includes(name)) continue;
+        table.add(ids.get(name) as number);
+        this.audit(at, actor, `${table.kind}.owner.add`, table.subject, { owner: name });
+      }
+      for (const name of table.current) {
+        if (next.has(name)) continue;
+        table.remove(ids.get(name) as number);
+        this.audit(at, actor, `${table.kind}.owner.remove`, table.subject, { owner: name });
+      }
+      return [...next].sort();
+    });
+  }
+
+  /** The owners of a package or a scope, and how to add and remove one. */
+  private ownerTable(target: OwnerTarget, at: string) {
+    if ("package" in target) {
+      const found = this.q.packageByName.get({ name: target.package });
+      if (!found)
+        throw new RegistryError("REG_ERR_PACKAGE_NOT_FOUND", `there is no package ${target.package}`);
+      const packageId = found.id;
+      return {
+        kind: "package",
+        subject: target.package,
+        current: this.packageOwnerNames(packageId),
+        add: (ownerId: number) =>
+          this.db.insert(packageOwners).values({ packageId, ownerId, addedAt: at }).run(),
+        remove: (ownerId: number) =>
+          this.db
+            .delete(packageOwners)
+            .where(and(eq(packageOwners.packageId, packageId), eq(packageOwners.ownerId, ownerId)))
+            .run(),
+      };
+    }
+    const { scope } = target;
+    return {
+      kind: "scope",
+      subject: scope,
+      current: this.scopeOwnerNames(scope),
+      add: (ownerId: number) => this.db.insert(scopeOwners).values({ scope, ownerId, addedAt: at }).run(),
+      remove: (ownerId: number) =>
+        this.db
+          .delete(scopeOwners)
+          .where(and(eq(scopeOwners.scope, scope), eq(scopeOwners.ownerId, ownerId)))
+          .run(),
+    };
+  }
+
+  async search(match: string, limit: number, offset: number): Promise<SearchPage> {
+    type Row = { name: string; description: string; keywords: string; version: string; downloads: number };
+    const columns = sql`s.name AS name, s.description AS description, s.keywords AS keywords, s.version AS version, p.downloads AS downloads`;
+    let rows: Row[];
+    let total: number;
+    if (match === "") {
+      rows = this.db.all<Row>(
+        sql`SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
+            ORDER BY p.downloads DESC, s.name LIMIT ${limit} OFFSET ${offset}`,
+      );
+      total = this.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM package_search`)?.n ?? 0;
+    } else {
+      // Weights: a hit in the name counts most, then keywords, then the description.
+      rows = this.db.all<Row>(
+        sql`SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
+            WHERE package_search MATCH ${match}
+            ORDER BY bm25(package_search, 10.0, 2.0, 5.0), p.downloads DESC, s.name
+            LIMIT ${limit} OFFSET ${offset}`,
+      );
+      total =
+        this.db.get<{ n: number }>(
+          sql`SELECT count(*) AS n FROM package_search WHERE package_search MATCH ${match}`,
+        )?.n ?? 0;
+    }
+    return {
+      total,
+      results: rows.map((row) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] })),
+    };
+  }
+
+  async addDownloads(counts: readonly DownloadCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    this.transaction(() => {
+      for (const { versionId, day, count } of counts) {
+        this.db
+          .insert(downloadCounts)
+          .values({ versionId, day, count })
+          .onConflictDoUpdate({
+            target: [downloadCounts.versionId, downloadCounts.day],
+            set: { count: sql`${downloadCounts.count} + ${count}` },
+          })
+          .run();
+        this.db
+          .update(packages)
+          .set({ downloads: sql`${packages.downloads} + ${count}` })
+          .where(eq(packages.id, sql`(SELECT package_id FROM versions WHERE id = ${versionId})`))
+          .run();
+      }
+    });
+  }
+
+  async createAdvisory(advisory: NewAdvisory, actor: Actor): Promise<AdvisoryRecord> {
+    return this.transaction(() => {
+      const createdBy = this.requireOwner(actor.owner);
+      const { id } = this.db
+        .insert(advisories)
+        .values({ ...advisory, createdBy })
+        .returning({ id: advisories.id })
+        .get();
+      this.audit(advisory.createdAt, actor, "advisory.create", advisory.packageName, {
+        id,
+        range: advisory.range,
+        severity: advisory.severity,
+      });
+      return { ...advisory, id, createdBy: actor.owner };
+    });
+  }
+
+  async advisoriesFor(names: readonly string[]): Promise<AdvisoryRecord[]> {
+    if (names.length === 0) return [];
+    const rows = this.db
+      .select({ advisory: advisories, createdBy: owners.name })
+      .from(advisories)
+      .innerJoin(owners, eq(owners.id, advisories.createdBy))
+      .where(inArray(advisories.packageName, [...names]))
+      .orderBy(advisories.id)
+      .all();
+    return rows.map(({ advisory, createdBy }) => ({ ...advisory, createdBy }));
+  }
+
+  async listAudit(limit: number, offset: number): Promise<AuditRecord[]> {
+    return this.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).offset(offset).all();
+  }
+
+  async storedIntegrities(): Promise<Set<string>> {
+    return new Set(
+      this.db
+        .selectDistinct({ integrity: versions.integrity })
+        .from(versions)
+        .all()
+        .map((row) => row.integrity),
+    );
+  }
+
+  async hasIntegrity(integrity: string): Promise<boolean> {
+    return (
+      this.db
+        .select({ id: versions.id })
+        .from(versions)
+        .where(eq(versions.integrity, integrity))
+        .limit(1)
+        .get() !== undefined
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.db.$client.open) this.db.$client.close();
+  }
+
+  private readRightsFacts(name: string): RightsFacts {
+    const found = this.q.packageByName.get({ name });
+    const scope = scopeOf(name);
+    const confusable = found
+      ? []
+      : this.db
+          .select({ id: packages.id, name: packages.name })
+          .from(packages)
+          .where(eq(packages.skeleton, nameSkeleton(name)))
+          .all()
+          .map((other) => ({ name: other.name, owners: this.packageOwnerNames(other.id) }));
+    return {
+      name,
+      packageOwners: found ? this.packageOwnerNames(found.id) : undefined,
+      scopeOwners: scope ? this.scopeOwnerNames(scope) : [],
+      confusable,
+    };
+  }
+
+  private tokenWithId(id: string): TokenRecord | undefined {
+    const row = this.db
+      .select({ token: tokens, owner: owners.name })
+      .from(tokens)
+      .innerJoin(owners, eq(owners.id, tokens.ownerId))
+      .where(eq(tokens.id, id))
+      .get();
+    return row ? tokenRecord(row.token, row.owner) : undefined;
+  }
+
+  private packageOwnerNames(packageId: number): string[] {
+    return this.q.ownersOfPackage.all({ packageId }).map((row) => row.name);
+  }
+
+  private scopeOwnerNames(scope: string): string[] {
+    return this.q.ownersOfScope.all({ scope }).map((row) => row.name);
+  }
+
+  private ownerId(name: string): number | undefined {
+    return this.q.ownerIdByName.get({ name })?.id;
+  }
+
+  private ownerIdOrCreate(name: string, at: string): number {
+    const existing = this.ownerId(name);
+    if (existing !== undefined) return existing;
+    return this.db.insert(owners).values({ name, createdAt: at }).returning({ id: owners.id }).get().id;
+  }
+
+  private requireOwner(name: string): number {
+    const id = this.ownerId(name);
+    if (id === undefined) throw new RegistryError("REG_ERR_OWNER_NOT_FOUND", `there is no owner ${name}`);
+    return id;
+  }
+
+  private requireVersion(name: string, version: string): { id: number; packageId: number } {
+    const row = this.q.versionByName.get({ name, version });
+    if (!row) {
+      throw this.q.packageByName.get({ name })
+        ? new RegistryError("REG_ERR_VERSION_NOT_FOUND", `${name} has no version ${version}`)
+        : new RegistryError("REG_ERR_PACKAGE_NOT_FOUND", `there is no package ${name}`);
+    }
+    return { id: row.v.id, packageId: row.v.packageId };
+  }
+
+  private versionById(id: number): VersionRecord {
+    const row = this.q.versionWithId.get({ id });
+    if (!row) throw new Error(`version row ${id} vanished inside its own transaction`);
+    return versionRecord(row);
+  }
+
+  /** Search shows a package by its latest version's description and keywords. */
+  private refreshSearchRow(packageId: number): void {
+    const states = this.q.versionStates.all({ packageId });
+    const shown = displayVersion(states);
+    const row = states.find((state) => state.version === shown);
+    if (!row) return;
+    const manifest = this.q.manifestOf.get({ id: row.id })?.manifest as
+      | { name: string; description?: string; keywords?: string[] }
+      | undefined;
+    if (!manifest) return;
+    this.q.deleteSearchRow.run(packageId);
+    this.q.insertSearchRow.run(
+      packageId,
+      manifest.name,
+      manifest.description ?? "",
+      JSON.stringify(manifest.keywords ?? []),
+      row.version,
+    );
+  }
+
+  private audit(
+    at: string,
+    actor: Actor,
+    action: string,
+    subject: string,
+    details?: Record<string, unknown>,
+  ) {
+    this.q.insertAudit.run({
+      at,
+      actor: actor.owner,
+      tokenId: actor.tokenId ?? null,
+      action,
+      subject,
+      details: details ?? null,
+    });
+  }
+}
+
+function tokenRecord(token: typeof tokens.$inferSelect, owner: string): TokenRecord {
+  const { id, scope, description, createdAt, expiresAt, revokedAt } = token;
+  return { id, owner, scope, description, createdAt, expiresAt, revokedAt };
+}
+
+interface VersionRow {
+  v: typeof versions.$inferSelect;
+  name: string;
+  publishedBy: string;
+  yank: typeof yanks.$inferSelect | null;
+  yankedBy: string | null;
+  deprecation: typeof deprecations.$inferSelect | null;
+  deprecatedBy: string | null;
+}
+
+function versionRecord(row: VersionRow): VersionRecord {
+  const { v } = row;
+  return {
+    id: v.id,
+    name: row.name,
+    version: v.version,
+    prerelease: v.prerelease,
+    integrity: v.integrity,
+    size: v.size,
+    manifest: v.manifest,
+    capabilities: v.capabilities,
+    effects: v.effects,
+    readme: v.readme,
+    publishedAt: v.publishedAt,
+    publishedBy: row.publishedBy,
+    signature: v.signature,
+    keyId: v.keyId,
+    yanked: row.yank ? { reason: row.yank.reason, at: row.yank.yankedAt, by: row.yankedBy ?? "" } : null,
+    deprecated: row.deprecation
+      ? { message: row.deprecation.message, at: row.deprecation.deprecatedAt, by: row.deprecatedBy ?? "" }
+      : null,
+  };
+}

@@ -1,0 +1,110 @@
+import type { TarballErrorCode } from "./tarball/errors.js";
+
+/**
+ * Every failure the registry reports, with its HTTP status. The codes are stable: clients (the
+ * hookyard CLI) branch on them, and docs/registry-api.md has a row for each (a test checks it).
+ */
+const catalogue = {
+  // requests
+  REG_ERR_NOT_FOUND: [404, "There is no such route"],
+  REG_ERR_BAD_REQUEST: [400, "The request is malformed"],
+  REG_ERR_BAD_JSON: [400, "The request body is not valid JSON"],
+  REG_ERR_VALIDATION: [400, "The request does not match the route's schema"],
+  REG_ERR_BODY_TOO_LARGE: [413, "The request body is too large"],
+  REG_ERR_UNSUPPORTED_MEDIA_TYPE: [415, "The request's content-type is not accepted here"],
+  REG_ERR_RATE_LIMITED: [429, "Too many requests"],
+  // authentication and rights
+  REG_ERR_AUTH_REQUIRED: [401, "This route needs a bearer token"],
+  REG_ERR_TOKEN_INVALID: [401, "The token is not known to this registry"],
+  REG_ERR_TOKEN_EXPIRED: [401, "The token has expired"],
+  REG_ERR_TOKEN_REVOKED: [401, "The token was revoked"],
+  REG_ERR_FORBIDDEN: [403, "The token does not allow this"],
+  // lookups
+  REG_ERR_PACKAGE_NOT_FOUND: [404, "No such package"],
+  REG_ERR_VERSION_NOT_FOUND: [404, "No such version"],
+  REG_ERR_OWNER_NOT_FOUND: [404, "No such owner"],
+  REG_ERR_TOKEN_NOT_FOUND: [404, "No such token"],
+  // publishing
+  REG_ERR_NAME_INVALID: [400, "The package name is not valid"],
+  REG_ERR_VERSION_INVALID: [400, "The version is not valid semver"],
+  REG_ERR_VERSION_EXISTS: [409, "This version was published before; versions are immutable"],
+  REG_ERR_NAME_CONFUSABLE: [403, "The name is too close to another owner's package"],
+  REG_ERR_NAME_MISMATCH: [400, "The name in the URL differs from the manifest's"],
+  REG_ERR_VERSION_MISMATCH: [400, "The version in the URL differs from the manifest's"],
+  REG_ERR_MANIFEST_MISSING: [400, "The tarball has no package/package.json"],
+  REG_ERR_MANIFEST_INVALID: [400, "The package.json is not a valid hook package manifest"],
+  REG_ERR_MAIN_MISSING: [400, "The file named by hookyard.main is not in the tarball"],
+  REG_ERR_TARBALL_GZIP_TOO_LARGE: [413, "The tarball is larger than the registry accepts"],
+  REG_ERR_TARBALL_CORRUPT: [400, "The tarball is not a readable gzip-compressed tar archive"],
+  REG_ERR_TARBALL_TOO_LARGE: [413, "The tarball unpacks to more bytes than the registry accepts"],
+  REG_ERR_TARBALL_RATIO: [413, "The tarball unpacks to far more bytes than its size suggests"],
+  REG_ERR_TARBALL_TOO_MANY_ENTRIES: [413, "The tarball holds more entries than the registry accepts"],
+  REG_ERR_TARBALL_ENTRY_TYPE: [400, "The tarball holds an entry that is not a regular file or folder"],
+  REG_ERR_TARBALL_MODE: [400, "The tarball holds an entry with a setuid, setgid or sticky bit"],
+  REG_ERR_TARBALL_PATH: [400, "The tarball holds an entry whose path is unsafe"],
+  REG_ERR_TARBALL_NAME_TOO_LONG: [400, "The tarball holds an entry whose name is too long"],
+  REG_ERR_TARBALL_TOO_DEEP: [400, "The tarball holds an entry nested too deep"],
+  REG_ERR_TARBALL_DUPLICATE: [400, "The tarball holds the same path twice"],
+  REG_ERR_TARBALL_COLLISION: [400, "The tarball holds two paths that are the same on some file systems"],
+  REG_ERR_TARBALL_LAYOUT: [400, "The tarball holds an entry outside its package/ folder"],
+  // management
+  REG_ERR_LAST_OWNER: [409, "The last owner cannot be removed"],
+  // storage
+  REG_ERR_BLOB_MISSING: [500, "The tarball's bytes are missing from storage"],
+  REG_ERR_BLOB_CORRUPT: [500, "The stored tarball no longer matches its integrity"],
+  REG_ERR_INTERNAL: [500, "The registry failed unexpectedly"],
+  // start-up
+  REG_ERR_DATA_DIR: [500, "The data directory cannot be used"],
+  REG_ERR_DATABASE_TOO_NEW: [500, "The database was written by a newer hookyard"],
+  REG_ERR_SIGNING_KEY: [500, "The signing key cannot be read"],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type RegistryErrorCode = keyof typeof catalogue;
+
+export const registryErrorCodes = Object.keys(catalogue) as RegistryErrorCode[];
+
+export class RegistryError extends Error {
+  override readonly name = "RegistryError";
+  readonly statusCode: number;
+  constructor(
+    readonly code: RegistryErrorCode,
+    message: string = catalogue[code][1],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.statusCode = catalogue[code][0];
+  }
+}
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: { code: RegistryErrorCode; message: string };
+}
+
+const tarballCodes: Record<TarballErrorCode, RegistryErrorCode> = {
+  TARBALL_ERR_GZIP_TOO_LARGE: "REG_ERR_TARBALL_GZIP_TOO_LARGE",
+  TARBALL_ERR_CORRUPT: "REG_ERR_TARBALL_CORRUPT",
+  TARBALL_ERR_TOO_LARGE: "REG_ERR_TARBALL_TOO_LARGE",
+  TARBALL_ERR_RATIO: "REG_ERR_TARBALL_RATIO",
+  TARBALL_ERR_TOO_MANY_ENTRIES: "REG_ERR_TARBALL_TOO_MANY_ENTRIES",
+  TARBALL_ERR_ENTRY_TYPE: "REG_ERR_TARBALL_ENTRY_TYPE",
+  TARBALL_ERR_MODE: "REG_ERR_TARBALL_MODE",
+  TARBALL_ERR_PATH: "REG_ERR_TARBALL_PATH",
+  TARBALL_ERR_NAME_TOO_LONG: "REG_ERR_TARBALL_NAME_TOO_LONG",
+  TARBALL_ERR_TOO_DEEP: "REG_ERR_TARBALL_TOO_DEEP",
+  TARBALL_ERR_DUPLICATE: "REG_ERR_TARBALL_DUPLICATE",
+  TARBALL_ERR_COLLISION: "REG_ERR_TARBALL_COLLISION",
+  TARBALL_ERR_LAYOUT: "REG_ERR_TARBALL_LAYOUT",
+};
+
+/** The registry code for a tarball refusal: TARBALL_ERR_X becomes REG_ERR_TARBALL_X. */
+export function registryCodeForTarball(code: TarballErrorCode): RegistryErrorCode {
+  return tarballCodes[code];
+}
+
+export function versionExists(name: string, version: string): RegistryError {
+  return new RegistryError(
+    "REG_ERR_VERSION_EXISTS",
+    `${name}@${version} was published before, and versions are immutable (even yanked ones): bump the version and publish again`,
+  );
+}

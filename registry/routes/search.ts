@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { routeSchema } from "../http/validation.js";
+import { ftsQuery } from "../search-query.js";
+import type { RouteDeps } from "./deps.js";
+import { pageQuery } from "./schemas.js";
+
+const searchQuery = z.object({
+  q: z.string().max(256).default("").describe("words to find in names, descriptions and keywords"),
+  ...pageQuery,
+});
+
+/** GET /v1/search: full text over name, description and keywords, best match first, then most downloaded. */
+export function searchRoute(app: FastifyInstance, { ctx }: RouteDeps): void {
+  app.get(
+    "/v1/search",
+    {
+      schema: {
+        summary: "Search packages by name, description and keywords",
+        tags: ["read"],
+        querystring: routeSchema(searchQuery),
+      },
+    },
+    async (request) => {
+      const { q, limit, offset } = request.query as z.output<typeof searchQuery>;
+      await ctx.downloads.flush();
+      const page = await ctx.store.search(ftsQuery(q), limit, offset);
+      return { ...page, limit, offset };
+    },
+  );
+}

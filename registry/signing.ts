@@ -1,0 +1,94 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+} from "node:crypto";
+import { chmod, open, readFile, rename, rm } from "node:fs/promises";
+import { RegistryError } from "./errors.js";
+
+/** What the registry signs for each version: clients verify it against GET /v1/keys (DESIGN §7). */
+export function signedMessage(name: string, version: string, integrity: string): string {
+  return `${name}@${version}:${integrity}`;
+}
+
+export interface Signer {
+  /** `ed25519:` and the first 16 bytes (hex) of the sha256 of the public key's SPKI DER. */
+  keyId: string;
+  publicKeyPem: string;
+  /** base64 ed25519 signature of the UTF-8 message. */
+  sign(message: string): string;
+}
+
+/** Checks a signature as a client would; false for anything malformed. */
+export function verifySignature(publicKeyPem: string, message: string, signature: string): boolean {
+  try {
+    return verify(
+      null,
+      Buffer.from(message),
+      createPublicKey(publicKeyPem),
+      Buffer.from(signature, "base64"),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Loads the key at `file`, or on first start generates one and writes it there with mode 0600. */
+export async function loadOrCreateSigner(file: string): Promise<Signer> {
+  let pem: string;
+  try {
+    pem = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw unreadable(file, error);
+    pem = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+    await writePrivate(file, pem);
+  }
+  return signerFromPem(file, pem);
+}
+
+function signerFromPem(file: string, pem: string): Signer {
+  let privateKey: ReturnType<typeof createPrivateKey>;
+  try {
+    privateKey = createPrivateKey(pem);
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  if (privateKey.asymmetricKeyType !== "ed25519") throw unreadable(file, new Error("not an ed25519 key"));
+  const publicKey = createPublicKey(privateKey);
+  const der = publicKey.export({ format: "der", type: "spki" });
+  return {
+    keyId: `ed25519:${createHash("sha256").update(der).digest("hex").slice(0, 32)}`,
+    publicKeyPem: publicKey.export({ format: "pem", type: "spki" }).toString(),
+    sign: (message) => sign(null, Buffer.from(message), privateKey).toString("base64"),
+  };
+}
+
+/** Written whole or not at all: a half-written key would make every later start fail. */
+async function writePrivate(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await open(temp, "wx", 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await chmod(temp, 0o600);
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+function unreadable(file: string, cause: unknown): RegistryError {
+  return new RegistryError(
+    "REG_ERR_SIGNING_KEY",
+    `the signing key ${file} cannot be used: ${(cause as Error).message} (restore it from a backup; deleting it makes a new key, and clients that pinned the old key id will refuse new signatures)`,
+    { cause },
+  );
+}

@@ -1,0 +1,203 @@
+import type { AdvisorySeverity, TokenScope } from "./db/schema.js";
+
+/**
+ * The registry's metadata storage. The embedded implementation is sqlite (registry/db/sqlite-store.ts);
+ * every method is async and atomic on its own so that a PostgreSQL implementation can follow
+ * (DESIGN §9). Rules about who may do what are not in here: the caller passes them in.
+ */
+export interface RegistryStore {
+  /** True before the first token was ever made: the first start creates the admin token. */
+  isEmpty(): Promise<boolean>;
+
+  /** Creates the owner if it does not exist yet. */
+  createToken(token: NewToken, actor: Actor): Promise<TokenRecord>;
+  findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
+  getToken(id: string): Promise<TokenRecord | undefined>;
+  /** Every token, or those of one owner, newest first. */
+  listTokens(owner?: string): Promise<TokenRecord[]>;
+  revokeToken(id: string, at: string, actor: Actor): Promise<TokenRecord | undefined>;
+  ownerExists(name: string): Promise<boolean>;
+  /** Creates the owner unless it exists. */
+  ensureOwner(name: string, at: string, actor: Actor): Promise<void>;
+
+  findPackage(name: string): Promise<PackageRecord | undefined>;
+  /** All versions of a package, in publish order. */
+  listVersions(packageId: number): Promise<VersionRecord[]>;
+  getVersion(name: string, version: string): Promise<VersionRecord | undefined>;
+  /** Who may act on `name`, read in one snapshot. */
+  rightsFacts(name: string): Promise<RightsFacts>;
+  /**
+   * Inserts versions in one transaction, creating packages (owned by the publisher, claiming an
+   * unowned scope) as needed. `authorize` runs inside the transaction with the facts as they are
+   * at commit, so two racing publishers cannot both win; it throws to refuse. A version that
+   * exists already fails the whole batch with REG_ERR_VERSION_EXISTS.
+   */
+  publishVersions(
+    items: readonly NewVersion[],
+    authorize: (facts: RightsFacts, item: NewVersion) => void,
+  ): Promise<VersionRecord[]>;
+  setYank(
+    name: string,
+    version: string,
+    reason: string | null,
+    at: string,
+    actor: Actor,
+  ): Promise<VersionRecord>;
+  setDeprecation(
+    name: string,
+    version: string,
+    message: string | null,
+    at: string,
+    actor: Actor,
+  ): Promise<VersionRecord>;
+
+  packageOwners(name: string): Promise<string[] | undefined>;
+  scopeOwners(scope: string): Promise<string[]>;
+  /** Adds then removes owners; refuses (changing nothing) to leave none. Returns the new list. */
+  changeOwners(target: OwnerTarget, change: OwnerChange, at: string, actor: Actor): Promise<string[]>;
+
+  /** `match` is an FTS5 expression built by registry/search-query.ts, or "" for every package. */
+  search(match: string, limit: number, offset: number): Promise<SearchPage>;
+  addDownloads(counts: readonly DownloadCount[]): Promise<void>;
+
+  createAdvisory(advisory: NewAdvisory, actor: Actor): Promise<AdvisoryRecord>;
+  advisoriesFor(names: readonly string[]): Promise<AdvisoryRecord[]>;
+  /** Newest first. */
+  listAudit(limit: number, offset: number): Promise<AuditRecord[]>;
+
+  /** Every integrity a version row names: blobs not in here are orphans. */
+  storedIntegrities(): Promise<Set<string>>;
+  hasIntegrity(integrity: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Who made a write, for the audit log: an owner (with the token used), or localActor. */
+export interface Actor {
+  owner: string;
+  tokenId?: string;
+}
+
+/** Writes made with access to the data dir rather than a token: the first start, the CLI, imports. No owner name has parentheses. */
+export const localActor: Actor = { owner: "(local)" };
+
+export interface NewToken {
+  id: string;
+  hash: string;
+  owner: string;
+  scope: TokenScope;
+  description: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface TokenRecord {
+  id: string;
+  owner: string;
+  scope: TokenScope;
+  description: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface PackageRecord {
+  id: number;
+  name: string;
+  createdAt: string;
+  downloads: number;
+}
+
+export interface NewVersion {
+  name: string;
+  version: string;
+  prerelease: boolean;
+  integrity: string;
+  size: number;
+  manifest: Record<string, unknown>;
+  capabilities: string[];
+  effects: string[];
+  readme: string | null;
+  publishedAt: string;
+  signature: string;
+  keyId: string;
+  publisher: Actor;
+}
+
+export interface VersionRecord {
+  id: number;
+  name: string;
+  version: string;
+  prerelease: boolean;
+  integrity: string;
+  size: number;
+  manifest: Record<string, unknown>;
+  capabilities: string[];
+  effects: string[];
+  readme: string | null;
+  publishedAt: string;
+  publishedBy: string;
+  signature: string;
+  keyId: string;
+  yanked: { reason: string; at: string; by: string } | null;
+  deprecated: { message: string; at: string; by: string } | null;
+}
+
+export interface RightsFacts {
+  name: string;
+  /** undefined while the package does not exist. */
+  packageOwners: string[] | undefined;
+  /** Owners of the name's scope; empty for an unscoped name or an unclaimed scope. */
+  scopeOwners: string[];
+  /** Other packages whose name has the same skeleton (registry/names.ts), with their owners. */
+  confusable: Array<{ name: string; owners: string[] }>;
+}
+
+export type OwnerTarget = { package: string } | { scope: string };
+
+export interface OwnerChange {
+  add: readonly string[];
+  remove: readonly string[];
+}
+
+export interface SearchHit {
+  name: string;
+  description: string;
+  keywords: string[];
+  version: string;
+  downloads: number;
+}
+
+export interface SearchPage {
+  total: number;
+  results: SearchHit[];
+}
+
+export interface DownloadCount {
+  versionId: number;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  count: number;
+}
+
+export interface NewAdvisory {
+  packageName: string;
+  range: string;
+  severity: AdvisorySeverity;
+  text: string;
+  createdAt: string;
+}
+
+export interface AdvisoryRecord extends NewAdvisory {
+  id: number;
+  createdBy: string;
+}
+
+export interface AuditRecord {
+  id: number;
+  at: string;
+  actor: string;
+  tokenId: string | null;
+  action: string;
+  subject: string;
+  details: Record<string, unknown> | null;
+}

@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { pauseVariable } from "../../registry/test-pause.js";
+import { tempDir } from "../helpers/temp.js";
+import { call, filesUnder, hookPackage, publishPath } from "./helpers.js";
+import { startServerProcess } from "./server-process.js";
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
+describe("a registry killed in the middle of a publish", () => {
+  it("shows no version after a restart, and the start-up sweep removes the orphan blob", async () => {
+    const root = await tempDir();
+    const data = join(root, "data");
+    const pause = join(root, "pause");
+    await mkdir(pause);
+    const serve = ["registry", "serve", "--data", data, "--port", "0", "--log-level", "warn"];
+    const first = await startServerProcess(serve, { cwd: root, env: { [pauseVariable]: pause } });
+    const token = first.adminToken ?? "";
+    expect(token).toMatch(/^hyk_/);
+
+    const tarball = await hookPackage({ name: "guard" });
+    const publishing = call(first.url, publishPath("guard", "1.0.0"), {
+      method: "PUT",
+      token,
+      body: tarball,
+    }).then(
+      () => "answered",
+      () => "connection lost",
+    );
+    await waitFor(() => existsSync(join(pause, "reached")), 10_000);
+    // Paused between the two steps: the blob is on disk, the row is not committed.
+    expect((await filesUnder(join(data, "blobs"))).length).toBe(1);
+    first.child.kill("SIGKILL");
+    expect(await first.exited).toBe("SIGKILL");
+    expect(await publishing).toBe("connection lost");
+
+    const second = await startServerProcess(serve, { cwd: root });
+    expect(second.adminToken).toBeUndefined();
+    expect((await call(second.url, "/v1/packages/guard")).status).toBe(404);
+    expect(await filesUnder(join(data, "blobs"))).toEqual([]);
+    expect(await filesUnder(join(data, "tmp"))).toEqual([]);
+    // The version was never taken: publishing it now succeeds.
+    const again = await call(second.url, publishPath("guard", "1.0.0"), {
+      method: "PUT",
+      token,
+      body: tarball,
+    });
+    expect(again.status).toBe(201);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+});

@@ -1,0 +1,219 @@
+import { readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { Writable } from "node:stream";
+import Database from "better-sqlite3";
+import { afterEach } from "vitest";
+import { buildRegistry, type Registry, type RegistryOptions } from "../../registry/app.js";
+import { packTarball } from "../../registry/tarball/pack.js";
+import { tempDir } from "../helpers/temp.js";
+
+export interface TestRegistry {
+  app: Registry;
+  url: string;
+  /** The temp folder that holds the data dir and nothing else. */
+  root: string;
+  dataDir: string;
+  /** The admin token made at first start. */
+  admin: string;
+  /** fetch against the registry; a `json` body is sent as JSON, a Buffer `body` as a tarball. */
+  call(path: string, init?: CallInit): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface CallInit {
+  method?: string;
+  token?: string;
+  json?: unknown;
+  body?: Buffer | string;
+  headers?: Record<string, string>;
+}
+
+/** A parsed JSON answer: many shapes, each checked field by field with expect. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read like JSON in a console, and every field read is asserted
+export type Json = any;
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the answer is JSON, else undefined. */
+  json: Json;
+  bytes: Buffer;
+}
+
+const open: TestRegistry[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((r) => r.close()));
+});
+
+/** A registry on 127.0.0.1:0 over a fresh temp data dir (or `dataDir`), closed after the test. */
+export async function startRegistry(
+  options: Partial<RegistryOptions> & { root?: string } = {},
+): Promise<TestRegistry> {
+  const root = options.root ?? (await tempDir());
+  const dataDir = options.dataDir ?? join(root, "data");
+  const app = await buildRegistry({ ...options, dataDir });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  const url = `http://127.0.0.1:${address.port}`;
+  let closed = false;
+  const registry: TestRegistry = {
+    app,
+    url,
+    root,
+    dataDir,
+    admin: app.registry.initialAdminToken ?? "",
+    call: (path, init) => call(url, path, init),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+    },
+  };
+  open.push(registry);
+  return registry;
+}
+
+export async function call(base: string, path: string, init: CallInit = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body: string | Buffer | undefined;
+  if (init.json !== undefined) {
+    headers["content-type"] ??= "application/json";
+    body = JSON.stringify(init.json);
+  } else if (init.body !== undefined) {
+    headers["content-type"] ??= "application/octet-stream";
+    body = init.body;
+  }
+  const response = await fetch(`${base}${path}`, { method: init.method ?? "GET", headers, body });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const type = response.headers.get("content-type") ?? "";
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: type.includes("json") && bytes.length > 0 ? JSON.parse(bytes.toString()) : undefined,
+    bytes,
+  };
+}
+
+/** A token of `scope` for `owner`, made with the admin token. */
+export async function tokenFor(reg: TestRegistry, owner: string, scope = "publish"): Promise<string> {
+  const answer = await reg.call("/v1/tokens", { method: "POST", token: reg.admin, json: { owner, scope } });
+  if (answer.status !== 201) throw new Error(`token for ${owner}: ${answer.status} ${answer.bytes}`);
+  return answer.json.token as string;
+}
+
+export interface PackageSpec {
+  name: string;
+  version?: string;
+  description?: string;
+  keywords?: string[];
+  /** Merged over the default manifest (a `hookyard` here replaces the default's). */
+  manifest?: Record<string, unknown>;
+  /** Extra or replacing files, relative to package/. */
+  files?: Record<string, string>;
+  /** Leave package.json out. */
+  noManifest?: boolean;
+}
+
+export function manifestFor(spec: PackageSpec): Record<string, unknown> {
+  return {
+    name: spec.name,
+    version: spec.version ?? "1.0.0",
+    description: spec.description ?? `the ${spec.name} hook`,
+    license: "MIT",
+    keywords: spec.keywords ?? ["hook"],
+    hookyard: {
+      main: "dist/hook.js",
+      events: ["tool_before"],
+      capabilities: { fs: { read: ["src"] }, net: ["api.example.com:443"] },
+      effects: ["block"],
+    },
+    ...spec.manifest,
+  };
+}
+
+/** A valid hook package tarball (reproducible, via packTarball). */
+export async function hookPackage(spec: PackageSpec): Promise<Buffer> {
+  const files: Record<string, string> = {
+    "dist/hook.js": `export default { name: ${JSON.stringify(spec.name)}, on: {} };\n`,
+    "README.md": `# ${spec.name}\n\nA hook.\n`,
+    ...(spec.noManifest ? {} : { "package.json": JSON.stringify(manifestFor(spec), null, 2) }),
+    ...spec.files,
+  };
+  return packTarball(Object.entries(files).map(([path, data]) => ({ path, data })));
+}
+
+export function publishPath(name: string, version: string): string {
+  return `/v1/packages/${encodeURIComponent(name)}/${encodeURIComponent(version)}`;
+}
+
+/** PUT the tarball for name@version. */
+export function publish(
+  reg: TestRegistry,
+  token: string,
+  tarball: Buffer,
+  name: string,
+  version = "1.0.0",
+): Promise<Answer> {
+  return reg.call(publishPath(name, version), { method: "PUT", token, body: tarball });
+}
+
+/** Every file under `dir`, relative to it, sorted. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** Rows in `table`, read through a separate read-only sqlite connection, as an operator would. */
+export function countRows(reg: TestRegistry, table: string): number {
+  const db = new Database(join(reg.dataDir, "registry.sqlite"), { readonly: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** What a refused publish must leave exactly as it was: files under the temp root, blobs, rows. */
+export interface StoredState {
+  files: string[];
+  blobs: string[];
+  versions: number;
+  packages: number;
+}
+
+export async function storedState(reg: TestRegistry): Promise<StoredState> {
+  return {
+    files: await filesUnder(reg.root),
+    blobs: (await reg.app.registry.blobs.list()).sort(),
+    versions: countRows(reg, "versions"),
+    packages: countRows(reg, "packages"),
+  };
+}
+
+/** A stream to give the registry's logger, and its lines parsed as JSON. */
+export function logSink(): { stream: Writable; text: () => string; lines: () => Json[] } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  const text = () => chunks.join("");
+  return {
+    stream,
+    text,
+    lines: () =>
+      text()
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+  };
+}
