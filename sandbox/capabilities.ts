@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 import { posix } from "node:path";
 import { z } from "zod";
 
@@ -273,47 +273,44 @@ function parseNetTarget(text: string): { host: string; port?: number; literal: b
   return { host, ...(port === undefined ? {} : { port }), literal: isIP(host) !== 0 };
 }
 
-/** Loopback, private, link-local (incl. cloud metadata), CGNAT, unspecified, multicast, ULA, v4-mapped of those. */
+/**
+ * Ranges a hook may reach only through a grant of the literal address: loopback, private,
+ * link-local (incl. cloud metadata), CGNAT, benchmarking, unspecified, multicast and reserved;
+ * in IPv6 also ULA, site-local, discard, NAT64, 6to4 and the IPv4-compatible and -translated
+ * forms. BlockList applies the IPv4 rules to IPv4-mapped IPv6 addresses (::ffff:7f00:1) too.
+ */
+const internalRanges = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 3],
+] as const) {
+  internalRanges.addSubnet(network, prefix, "ipv4");
+}
+for (const [network, prefix] of [
+  ["::", 96],
+  ["::ffff:0:0:0", 96],
+  ["64:ff9b::", 32],
+  ["100::", 64],
+  ["2002::", 16],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8],
+] as const) {
+  internalRanges.addSubnet(network, prefix, "ipv6");
+}
+
+/** Whether an IP address lies in a range that only a literal grant may reach; false for a host name. */
 export function isInternalAddress(address: string): boolean {
   const version = isIP(address);
-  if (version === 4) {
-    const [a = 0, b = 0] = address.split(".").map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 198 && (b === 18 || b === 19)) ||
-      a >= 224
-    );
-  }
-  if (version === 6) {
-    const lower = address.toLowerCase();
-    const mapped = lower.match(/^(?:0*:)*:?ffff:(\d+\.\d+\.\d+\.\d+)$/);
-    if (mapped?.[1]) return isInternalAddress(mapped[1]);
-    const hexMapped = lower.match(/^(?:0*:)*:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
-    if (hexMapped?.[1] && hexMapped[2]) {
-      const hi = Number.parseInt(hexMapped[1], 16);
-      const lo = Number.parseInt(hexMapped[2], 16);
-      return isInternalAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
-    }
-    return (
-      lower === "::" ||
-      lower === "::1" ||
-      /^0*(:0*)*:0*1$/.test(lower) ||
-      /^0*(:0*)*$/.test(lower.replace(/::/, ":")) ||
-      lower.startsWith("fe8") ||
-      lower.startsWith("fe9") ||
-      lower.startsWith("fea") ||
-      lower.startsWith("feb") ||
-      lower.startsWith("fc") ||
-      lower.startsWith("fd") ||
-      lower.startsWith("ff") ||
-      lower.startsWith("64:ff9b:")
-    );
-  }
-  return false;
+  if (version === 0) return false;
+  return internalRanges.check(address, version === 4 ? "ipv4" : "ipv6");
 }
