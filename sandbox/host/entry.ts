@@ -1,0 +1,22 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SandboxError } from "../errors.js";
+
+/**
+ * The script the supervisor forks. Built, it sits next to this module; when this module runs from
+ * TypeScript source (under vitest), Node 20 cannot run the sibling .ts, so the build in dist/ is used.
+ */
+export function hostEntryPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  const entry = here.endsWith(".ts")
+    ? join(resolve(dirname(here), "../.."), "dist", "sandbox", "host", "main.js")
+    : join(dirname(here), "main.js");
+  if (!existsSync(entry)) {
+    throw new SandboxError(
+      "SANDBOX_ERR_HOST_MISSING",
+      `the sandbox process's script ${entry} does not exist: run \`npm run build\` first`,
+    );
+  }
+  return entry;
+}

@@ -1,0 +1,293 @@
+/**
+ * The code that runs in each hook's context before the hook's bundle, as the body of a closure
+ * (isolated-vm's evalClosure): $0 is the one host Reference (the bridge), $1 the settings as JSON.
+ * It returns [attach, run, take, wait], the entry points the host calls.
+ *
+ * Everything here runs among hook code that may have replaced any builtin, so:
+ * - builtins are captured before the bundle runs, and only the captured ones are used afterwards;
+ * - the bridge Reference and the option objects isolated-vm reads stay in this closure, never on
+ *   globalThis or any object the hook can reach (a leaked Reference is full host access);
+ * - option objects have a null prototype and are frozen (isolated-vm reads them with full property
+ *   lookups, so Object.prototype pollution would otherwise steer them);
+ * - entry points never throw: every failure becomes a JSON string, because isolated-vm reads a
+ *   thrown object's `message` and `stack` on the host thread with no time limit;
+ * - the result is stringified here, inside the timed call, so no getter, Proxy trap or toJSON of
+ *   the hook's ever runs while the host reads it.
+ *
+ * Envelopes (the only thing an entry point returns): `{"d":<decision>}`, `{"d":<decision>,"c":<ctx>}`
+ * when the ctx copy changed, `{"x":["<code>","<message>"]}` on failure, "" for "not settled yet".
+ * API calls go out as (method, JSON arguments, the number of the call that made them); the host
+ * replies `[0, value]`, `[2]` for undefined, or `[1, name, code, message, needs]`.
+ */
+export const guestBootstrap = String.raw`
+"use strict";
+const bridge = $0;
+const settings = JSON.parse($1);
+
+const { parse, stringify } = JSON;
+const { freeze, defineProperty } = Object;
+const { apply } = Reflect;
+const isArray = Array.isArray;
+const NativePromise = Promise;
+const NativeError = Error;
+const NativeTypeError = TypeError;
+const toText = String;
+const sliceText = String.prototype.slice;
+const bridgeApply = bridge.apply;
+const bridgeApplySync = bridge.applySync;
+
+const asyncCall = freeze({
+  __proto__: null,
+  arguments: freeze({ __proto__: null, copy: true }),
+  result: freeze({ __proto__: null, copy: true, promise: true }),
+});
+const syncCall = freeze({
+  __proto__: null,
+  arguments: freeze({ __proto__: null, copy: true }),
+  result: freeze({ __proto__: null, copy: true }),
+});
+const promiseConstructor = freeze({ __proto__: null, value: NativePromise });
+
+const maxMessage = 2000;
+let definition = null;
+let logLines = 0;
+let logChars = 0;
+let logFull = false;
+let settled = "";
+let waiter = null;
+let callToken = 0;
+
+function clip(text, max) {
+  return text.length > max ? apply(sliceText, text, [0, max]) : text;
+}
+
+/** A thrown value as text; never throws (the value may be a Proxy, or have a throwing getter). */
+function describe(error) {
+  try {
+    if (error instanceof NativeError) {
+      const name = error.name;
+      const message = toText(error.message);
+      return clip(typeof name === "string" && name !== "" && name !== "Error" ? name + ": " + message : message, maxMessage);
+    }
+    return clip(toText(error), maxMessage);
+  } catch {
+    return "(a thrown value that cannot be shown as text)";
+  }
+}
+
+function fail(code, message) {
+  return '{"x":[' + stringify(code) + "," + stringify(message) + "]}";
+}
+
+function rejectNonJson(key, value) {
+  const type = typeof value;
+  if (type === "function" || type === "symbol") {
+    throw new NativeTypeError((key === "" ? "the value" : "its field " + stringify(key)) + " is a " + type);
+  }
+  return value;
+}
+
+function finish(value, ctx, ctxJson) {
+  if (value !== undefined && value !== null) {
+    const type = typeof value;
+    if (type !== "object") {
+      return fail("SANDBOX_ERR_RESULT", "the handler returned a " + type + "; return a decision object, or nothing");
+    }
+    if (isArray(value)) return fail("SANDBOX_ERR_RESULT", "the handler returned an array; return a decision object, or nothing");
+  }
+  let decision;
+  let after;
+  try {
+    decision = value === undefined || value === null ? "null" : stringify(value, rejectNonJson);
+  } catch (error) {
+    return fail("SANDBOX_ERR_RESULT", "the decision is not JSON: " + describe(error));
+  }
+  if (typeof decision !== "string") return fail("SANDBOX_ERR_RESULT", "the decision has no JSON form");
+  try {
+    after = stringify(ctx);
+    // Only a changed ctx can hold what JSON would silently drop; checking costs a second pass.
+    if (after !== ctxJson) after = stringify(ctx, rejectNonJson);
+  } catch (error) {
+    return fail("SANDBOX_ERR_RESULT", "the changed ctx is not JSON: " + describe(error));
+  }
+  if (typeof after !== "string") return fail("SANDBOX_ERR_RESULT", "the changed ctx has no JSON form");
+  const changed = after !== ctxJson;
+  if (decision.length + (changed ? after.length : 0) > settings.maxResultBytes) {
+    return fail("SANDBOX_ERR_RESULT", "the result is larger than maxResultBytes (" + settings.maxResultBytes + " bytes)");
+  }
+  return changed ? '{"d":' + decision + ',"c":' + after + "}" : '{"d":' + decision + "}";
+}
+
+/** Awaits the handler's promise without reading its (possibly replaced) then or constructor. */
+async function settleLater(result, ctx, ctxJson) {
+  try {
+    defineProperty(result, "constructor", promiseConstructor);
+  } catch {
+    // A frozen or foreign thenable: await falls back to calling its then, which is the hook's own.
+  }
+  let value;
+  try {
+    value = await result;
+  } catch (error) {
+    return settle(fail("SANDBOX_ERR_THREW", describe(error)));
+  }
+  settle(finish(value, ctx, ctxJson));
+}
+
+function settle(envelope) {
+  if (settled !== "") return;
+  settled = envelope;
+  if (waiter !== null) {
+    const wake = waiter;
+    waiter = null;
+    wake(envelope);
+  }
+}
+
+function hostError(name, code, message, needs) {
+  const error = new NativeError(message);
+  defineProperty(error, "name", { __proto__: null, value: name, writable: true, configurable: true });
+  defineProperty(error, "code", { __proto__: null, value: code, writable: true, configurable: true, enumerable: true });
+  if (needs !== null) {
+    defineProperty(error, "needs", { __proto__: null, value: needs, writable: true, configurable: true, enumerable: true });
+  }
+  return error;
+}
+
+async function call(method, args) {
+  let json;
+  try {
+    json = stringify(args);
+  } catch (error) {
+    throw new NativeTypeError("the arguments of api." + method + " are not JSON: " + describe(error));
+  }
+  if (typeof json !== "string" || json.length > settings.maxCallBytes) {
+    throw new NativeTypeError("the arguments of api." + method + " are not JSON, or larger than " + settings.maxCallBytes + " characters");
+  }
+  const pending = apply(bridgeApply, bridge, [undefined, [method, json, callToken], asyncCall]);
+  // With its own constructor set to the real Promise, await adopts it without reading a
+  // (possibly replaced) Promise.prototype.then or constructor.
+  defineProperty(pending, "constructor", promiseConstructor);
+  const reply = parse(await pending);
+  if (reply[0] === 0) return reply[1];
+  if (reply[0] === 2) return undefined;
+  throw hostError(reply[1], reply[2], reply[3], reply[4]);
+}
+
+function log(parts) {
+  if (logFull) return;
+  let text = "";
+  for (let i = 0; i < parts.length; i++) {
+    let part;
+    try {
+      part = typeof parts[i] === "string" ? parts[i] : toText(parts[i]);
+    } catch {
+      part = "(a value that cannot be shown as text)";
+    }
+    text = i === 0 ? part : text + " " + part;
+  }
+  logLines++;
+  logChars += text.length;
+  // The host counts exactly and says what was dropped; past the caps, one more line tells it so.
+  if (logLines > settings.maxLogLines || logChars > settings.maxLogBytes) logFull = true;
+  apply(bridgeApplySync, bridge, [undefined, ["log", clip(text, settings.maxLogBytes + 1)], syncCall]);
+}
+
+const api = {
+  hook: settings.name,
+  fs: freeze({
+    readFile: (path) => call("fs.readFile", [path]),
+    writeFile: (path, data) => call("fs.writeFile", [path, data]),
+    readdir: (path) => call("fs.readdir", [path]),
+    stat: (path) => call("fs.stat", [path]),
+  }),
+  net: freeze({ fetch: (url, init) => call("net.fetch", [url, init]) }),
+  process: freeze({ exec: (command, args, options) => call("process.exec", [command, args, options]) }),
+  env: freeze({ get: (name) => call("env.get", [name]) }),
+  log: (...parts) => log(parts),
+  state: freeze({
+    get: (key) => call("state.get", [key]),
+    set: (key, value) => call("state.set", [key, value]),
+  }),
+};
+const plainApi = freeze({ ...api });
+
+// WebAssembly memory is allocated outside isolated-vm's memory limit (a hook filled 250 MB under a
+// 32 MB limit), so hooks get no WebAssembly.
+delete globalThis.WebAssembly;
+
+defineProperty(globalThis, "defineHook", {
+  __proto__: null,
+  value: freeze((hook) => hook),
+  writable: true,
+  configurable: true,
+});
+
+/** Takes the module namespace once, after the bundle ran; "" or what is wrong with its default export. */
+function attach(namespace) {
+  try {
+    const hook = namespace.default;
+    if (hook === null || typeof hook !== "object") {
+      return "the bundle has no default export object: end it with export default defineHook({ ... })";
+    }
+    const on = hook.on;
+    if (on === null || typeof on !== "object") return "the default export has no \`on\` object of handlers";
+    definition = hook;
+    return "";
+  } catch (error) {
+    return "reading the default export threw: " + describe(error);
+  }
+}
+
+/** One call: an envelope, or "" when the handler's promise has not settled by the end of this task. */
+function run(point, ctxJson, outcomeJson, token) {
+  callToken = token;
+  logLines = 0;
+  logChars = 0;
+  logFull = false;
+  settled = "";
+  waiter = null;
+  let handler;
+  try {
+    const on = definition.on;
+    handler = on === null || on === undefined ? undefined : on[point];
+  } catch (error) {
+    return fail("SANDBOX_ERR_THREW", "reading its handler threw: " + describe(error));
+  }
+  if (typeof handler !== "function") return fail("SANDBOX_ERR_NO_HANDLER", "the hook has no handler for " + point);
+  let ctx;
+  let hookApi = plainApi;
+  try {
+    ctx = parse(ctxJson);
+    if (outcomeJson !== "") hookApi = freeze({ ...api, outcome: freeze(parse(outcomeJson)) });
+  } catch {
+    return fail("SANDBOX_ERR_OPTIONS", "ctx is not JSON");
+  }
+  let result;
+  let then;
+  try {
+    result = apply(handler, definition, [ctx, hookApi]);
+    then = result !== null && (typeof result === "object" || typeof result === "function") ? result.then : undefined;
+  } catch (error) {
+    return fail("SANDBOX_ERR_THREW", describe(error));
+  }
+  if (typeof then !== "function") return finish(result, ctx, ctxJson);
+  settleLater(result, ctx, ctxJson);
+  return settled;
+}
+
+/** After run returned "": the envelope if the handler settled in that task's microtasks, else "". */
+function take() {
+  return settled;
+}
+
+/** The envelope, once the handler's promise settles (the host's watchdog bounds the wait). */
+function wait() {
+  if (settled !== "") return settled;
+  return new NativePromise((wake) => {
+    waiter = wake;
+  });
+}
+
+return [attach, run, take, wait];
+`;

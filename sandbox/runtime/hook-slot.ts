@@ -1,0 +1,126 @@
+import { performance } from "node:perf_hooks";
+import type { Broker } from "../broker/index.js";
+import { type ActiveCall, type BridgeFunction, createBridge } from "./bridge.js";
+import { CallLog } from "./call-log.js";
+import { readEnvelope } from "./envelope.js";
+import { type Failure, HookIsolate } from "./hook-isolate.js";
+import type { HookAnswer, HookSpec, RuntimeServices } from "./types.js";
+import type { IsolateWatchdog } from "./watchdog.js";
+
+const maxOrphanedCalls = 1_000;
+
+export interface SlotAnswer {
+  answer: HookAnswer;
+  logs: readonly string[];
+}
+
+/**
+ * Everything the runtime keeps for one hook id: its broker, the bridge its bootstrap calls, and its
+ * isolate, made on first use and again after a failure disposed it. Calls to one hook run one at a
+ * time, so a call's log lines, API calls and CPU time are its own.
+ */
+export class HookSlot {
+  private isolate: HookIsolate | undefined;
+  /** A bundle that did not compile fails the same way every time: the same bytes, the same error. */
+  private loadFailure: Failure | undefined;
+  private active: ActiveCall | undefined;
+  private latest: ActiveCall | undefined;
+  private busy = false;
+  private readonly waiting: (() => void)[] = [];
+  private readonly bridge: BridgeFunction;
+  /**
+   * Results of API calls that outlived their call wait on this forever, so no hook code runs
+   * between calls. isolated-vm keeps a reaction on it per such result: past a bound, the isolate
+   * is replaced and the old promise, with everything hanging on it, is let go.
+   */
+  private never = new Promise<string>(() => {});
+  private orphans = 0;
+
+  constructor(
+    readonly spec: HookSpec,
+    broker: () => Promise<Broker>,
+    services: RuntimeServices,
+    private readonly watchdog: IsolateWatchdog,
+    private readonly onCatastrophicError: (message: string) => void,
+  ) {
+    this.bridge = createBridge({
+      id: spec.id,
+      broker,
+      services,
+      current: () => this.active,
+      callFor: (token) => (this.latest?.token === token ? this.latest : undefined),
+      orphan: () => {
+        this.orphans++;
+        return this.never;
+      },
+    });
+  }
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  async call(point: string, ctxJson: string, ctxBytes: number, outcomeJson: string): Promise<SlotAnswer> {
+    // The slot passes from one call to the next without ever being free in between.
+    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy = true;
+    try {
+      return await this.callNow(point, ctxJson, ctxBytes, outcomeJson);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy = false;
+    }
+  }
+
+  dispose(): void {
+    this.isolate?.dispose();
+  }
+
+  private async callNow(
+    point: string,
+    ctxJson: string,
+    ctxBytes: number,
+    outcomeJson: string,
+  ): Promise<SlotAnswer> {
+    const startedAt = performance.now();
+    const { limits } = this.spec;
+    const log = new CallLog(limits.maxLogBytes);
+    const failed = (failure: Failure): SlotAnswer => ({
+      answer: { hook: this.id, status: "error", ...failure, ms: performance.now() - startedAt },
+      logs: log.lines,
+    });
+    if (ctxBytes > limits.maxCtxBytes) {
+      return failed({
+        code: "SANDBOX_ERR_CTX_TOO_LARGE",
+        message: `the ctx is ${ctxBytes} bytes, more than maxCtxBytes (${limits.maxCtxBytes})`,
+      });
+    }
+    if (this.loadFailure) return failed(this.loadFailure);
+    if (!this.isolate || this.isolate.disposed) {
+      const loaded = HookIsolate.load(this.spec, this.bridge, this.watchdog, this.onCatastrophicError);
+      if (!(loaded instanceof HookIsolate)) {
+        if (loaded.code === "SANDBOX_ERR_COMPILE") this.loadFailure = loaded;
+        return failed(loaded);
+      }
+      this.isolate = loaded;
+    }
+    const call: ActiveCall = { token: (this.latest?.token ?? 0) + 1, log, pending: 0 };
+    this.active = call;
+    this.latest = call;
+    let outcome: Awaited<ReturnType<HookIsolate["call"]>>;
+    try {
+      outcome = await this.isolate.call(point, ctxJson, outcomeJson, call.token, startedAt);
+    } finally {
+      this.active = undefined;
+    }
+    if (this.orphans > maxOrphanedCalls) {
+      this.isolate.dispose();
+      this.never = new Promise<string>(() => {});
+      this.orphans = 0;
+    }
+    if (!("envelope" in outcome)) return failed(outcome);
+    const ms = performance.now() - startedAt;
+    return { answer: readEnvelope(this.id, outcome.envelope, limits.maxResultBytes, ms), logs: log.lines };
+  }
+}

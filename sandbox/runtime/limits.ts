@@ -1,0 +1,41 @@
+import { SandboxError } from "../errors.js";
+import type { SandboxLimits } from "./types.js";
+
+export const defaultSandboxLimits: SandboxLimits = Object.freeze({
+  memoryMb: 32,
+  cpuMs: 100,
+  wallMs: 5_000,
+  maxCtxBytes: 2 * 1024 * 1024,
+  maxResultBytes: 2 * 1024 * 1024,
+  maxLogBytes: 16 * 1024,
+});
+
+/** Lines one call may log; the bytes cap is in SandboxLimits. */
+export const maxLogLinesPerCall = 100;
+
+/** In-flight API calls per hook: a hook that fires off more without awaiting them gets an error. */
+export const maxPendingHostCalls = 64;
+
+/** isolated-vm refuses less. */
+const minMemoryMb = 8;
+
+/** Later layers win; every field must end up a positive integer. */
+export function resolveLimits(...layers: (Partial<SandboxLimits> | undefined)[]): SandboxLimits {
+  const limits: SandboxLimits = { ...defaultSandboxLimits };
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer ?? {})) {
+      if (!(key in defaultSandboxLimits)) {
+        throw new SandboxError("SANDBOX_ERR_OPTIONS", `unknown sandbox limit "${key}"`);
+      }
+      if (value === undefined) continue;
+      if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+        throw new SandboxError("SANDBOX_ERR_OPTIONS", `sandbox limit ${key} must be a positive integer`);
+      }
+      limits[key as keyof SandboxLimits] = value;
+    }
+  }
+  if (limits.memoryMb < minMemoryMb) {
+    throw new SandboxError("SANDBOX_ERR_OPTIONS", `sandbox limit memoryMb must be at least ${minMemoryMb}`);
+  }
+  return limits;
+}

@@ -1,0 +1,144 @@
+import type { Grant } from "../capabilities.js";
+import type { SandboxErrorCode } from "../errors.js";
+
+export interface SandboxLimits {
+  /** The isolate's heap limit. isolated-vm treats it as a guideline: a hostile hook may use 2-3 times it. */
+  memoryMb: number;
+  /** CPU time per call. */
+  cpuMs: number;
+  /** Wall time per call, including the time the host spends on the hook's API calls. */
+  wallMs: number;
+  /** The ctx JSON a hook is given, in UTF-8 bytes. */
+  maxCtxBytes: number;
+  /** The decision plus a changed ctx, as JSON, in UTF-8 bytes. */
+  maxResultBytes: number;
+  /** What one call may log, in UTF-8 bytes (lines past it are dropped, and the drop is said). */
+  maxLogBytes: number;
+}
+
+export interface SandboxHook {
+  /** Unique key, e.g. `${name}@${integrity}`: one isolate per id, created on first use and reused. */
+  id: string;
+  /** For messages, logs and `api.hook`. */
+  name: string;
+  /** The bundle bytes the caller hashed and verified: compiled exactly as given (UTF-8), never re-read. */
+  code: Buffer;
+  points: readonly string[];
+  grants: readonly Grant[];
+  limits?: Partial<SandboxLimits>;
+}
+
+export type HookAnswer =
+  | {
+      hook: string;
+      status: "ok";
+      decision: unknown;
+      /** Present only when the hook changed its copy of ctx. */
+      ctx?: unknown;
+      ms: number;
+    }
+  | { hook: string; status: "error"; code: SandboxErrorCode; message: string; ms: number };
+
+export interface ChainOutcome {
+  verdict: string;
+  hook?: string;
+  reason?: string;
+}
+
+export interface RunOptions {
+  /** For background hooks: what the synchronous chain decided, given to the hook as `api.outcome`. */
+  outcome?: ChainOutcome;
+}
+
+export interface Sandbox {
+  /**
+   * Runs hooks in order, each on a fresh copy of ctx (parsed from ctxJson), in one round trip to
+   * the sandbox process. Stops after the first hook that failed, returned a decision with `block`,
+   * or changed its ctx copy; returns answers for those that ran (the caller applies them and calls
+   * again with the rest). Quarantined hooks answer SANDBOX_ERR_QUARANTINED at once.
+   */
+  run(
+    point: string,
+    ctxJson: string,
+    hooks: readonly SandboxHook[],
+    options?: RunOptions,
+  ): Promise<HookAnswer[]>;
+  /** Ids of the hooks quarantined this session. */
+  readonly quarantined: ReadonlySet<string>;
+  /** The sandbox process's pid while it runs (process isolation), else undefined. */
+  readonly pid: number | undefined;
+  /** Kills the sandbox process or disposes the isolates; calls in flight answer SANDBOX_ERR_CLOSED. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Implemented by the runner, always in the runner's own process. `hook` is a SandboxHook id. */
+export interface HostServices {
+  /** A line a hook logged, already capped per call; the runner tags it. */
+  log(hook: string, text: string): void;
+  /** Something the user should know, e.g. that a hook was quarantined; each is said once. */
+  warn(message: string): void;
+  stateGet(hook: string, key: string): Promise<unknown>;
+  stateSet(hook: string, key: string, value: unknown): Promise<void>;
+}
+
+export interface SandboxOptions {
+  /**
+   * "process" (default, safe): isolates live in a supervised child process. "inline": isolates
+   * live in this process: faster, but a heap exhaustion or a hostile hook can abort or hang it.
+   */
+  isolation: "process" | "inline";
+  /** Workspace root: the broker resolves hook paths from it. */
+  root: string;
+  host: HostServices;
+  /** JSONL capability audit; default <root>/.hookyard/logs/capabilities.jsonl. */
+  auditFile?: string;
+  /** Name → addresses, consulted before DNS by every broker (tests inject a resolver this way). */
+  hosts?: Record<string, string[]>;
+  limits?: Partial<SandboxLimits>;
+  /** Isolate failures (timeout, memory, crash) per hook per session before it is quarantined; default 3. */
+  quarantineAfter?: number;
+}
+
+/** A hook as the runtime loads it: the bundle already decoded, the limits resolved. */
+export interface HookSpec {
+  id: string;
+  name: string;
+  source: string;
+  grants: readonly Grant[];
+  limits: SandboxLimits;
+}
+
+export interface RunRequest {
+  point: string;
+  ctxJson: string;
+  outcome?: ChainOutcome | undefined;
+}
+
+/**
+ * How a runtime hands back each answer as soon as it has it, with the lines the hook logged during
+ * the call; `last` is true for the batch's final answer.
+ */
+export type AnswerSink = (answer: HookAnswer, logs: readonly string[], last: boolean) => void;
+
+/** Where the isolates live: this process, or a supervised sandbox process. */
+export interface Backend {
+  /** Answers for the hooks that ran, in order; the hook lines they logged already went to HostServices.log. */
+  run(request: RunRequest, hooks: readonly HookSpec[]): Promise<HookAnswer[]>;
+  /** Frees a quarantined hook's isolate. */
+  drop(id: string): void;
+  close(): Promise<void>;
+  readonly pid: number | undefined;
+}
+
+export interface BackendOptions {
+  root: string;
+  auditFile: string;
+  hosts?: Record<string, string[]> | undefined;
+  host: HostServices;
+}
+
+/** What the runtime needs from whoever holds the HostServices (this process or the parent). */
+export interface RuntimeServices {
+  stateGet(hook: string, key: string): Promise<unknown>;
+  stateSet(hook: string, key: string, value: unknown): Promise<void>;
+}

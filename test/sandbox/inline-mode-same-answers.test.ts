@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { HookAnswer } from "../../sandbox/index.js";
+import { type Harness, handler, harness } from "./harness.js";
+
+/** Hooks covering each kind of answer, by name. */
+const hooks: [name: string, source: string, limits?: { cpuMs: number }][] = [
+  ["noop", handler("")],
+  ["block", handler("return { block: 'not ' + ctx.tool };")],
+  ["rewrite", handler("ctx.args.command = 'ls -la'; return { notice: 'rewrote' };")],
+  [
+    "async",
+    handler("const v = await api.state.get('missing'); return { notice: String(v) };", { async: true }),
+  ],
+  ["throws", handler("throw new TypeError('bad');")],
+  ["denied", handler("await api.fs.readFile('docs/readme.md');", { async: true })],
+  ["spins", handler("for (;;) {}")],
+  ["spins-late", handler("await api.state.get('k'); for (;;) {}", { async: true })],
+  ["hangs", handler("return new Promise(() => {});")],
+  ["bomb", handler("const hoard = []; for (;;) hoard.push(new Array(100_000).fill(1.5));"), { cpuMs: 5_000 }],
+  ["returns-function", handler("return () => 1;")],
+  ["imports", 'import x from "x";\nexport default defineHook({ on: { tool_before() {} } });'],
+  ["logs", handler("api.log('hello', ctx.callId);")],
+];
+
+async function answersIn(isolation: "process" | "inline"): Promise<{ answers: unknown[]; logs: string[] }> {
+  const h: Harness = await harness({ isolation, limits: { cpuMs: 100, wallMs: 400 } });
+  const answers: unknown[] = [];
+  for (const [name, source, limits] of hooks) {
+    const hook = h.hook(name, source, limits ? { limits } : {});
+    const { hook: _id, ms: _ms, ...rest } = (await h.runOne(hook)) as HookAnswer;
+    answers.push({ name, ...rest });
+  }
+  return { answers, logs: h.logs.map(([, text]) => text) };
+}
+
+describe("inline isolation", () => {
+  it("runs the same hooks with the same answers as process isolation", async () => {
+    const inProcess = await answersIn("process");
+    const inline = await answersIn("inline");
+    expect(inline).toEqual(inProcess);
+    expect(inline.answers.map((a) => (a as { code?: string }).code ?? "ok")).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "SANDBOX_ERR_THREW",
+      "SANDBOX_ERR_THREW",
+      "SANDBOX_ERR_TIMEOUT",
+      "SANDBOX_ERR_TIMEOUT",
+      "SANDBOX_ERR_TIMEOUT",
+      "SANDBOX_ERR_MEMORY",
+      "SANDBOX_ERR_RESULT",
+      "SANDBOX_ERR_COMPILE",
+      "ok",
+    ]);
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { expectStillAnswers, handler, harness } from "./harness.js";
+
+describe("an unhandled rejection whose reason is a trap", () => {
+  it("a plain unhandled rejection fails the call as the hook's own error", async () => {
+    const h = await harness();
+    const answer = await h.runOne(
+      h.hook("rejects", handler('Promise.reject(new Error("forgotten")); return { notice: "x" };')),
+    );
+    expect(answer).toMatchObject({
+      status: "error",
+      code: "SANDBOX_ERR_THREW",
+      message: "an unhandled promise rejection: forgotten",
+    });
+    await expectStillAnswers(h);
+  });
+
+  it("a reason whose message getter never returns hangs only the sandbox process, which is killed and replaced", async () => {
+    // isolated-vm reads an unhandled rejection's message on the thread that ran the call, with no
+    // time limit: the supervisor's wall timer (wallMs + grace) is what ends it.
+    const h = await harness({ limits: { wallMs: 200 } });
+    await expectStillAnswers(h);
+    const pid = h.sandbox.pid;
+    const started = Date.now();
+    const answer = await h.runOne(
+      h.hook("trap", handler('Promise.reject({ get message() { for (;;) {} } }); return { notice: "x" };')),
+    );
+    expect(answer).toMatchObject({ status: "error", code: "SANDBOX_ERR_TIMEOUT" });
+    expect((answer as { message: string }).message).toContain("the sandbox process was killed");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await expectStillAnswers(h);
+    expect(h.sandbox.pid).not.toBe(pid);
+  });
+});
