@@ -3,6 +3,7 @@ import { type CommandRuleConfig, commandRule, commandRuleSchema } from "./engine
 import { type HttpRuleConfig, httpRule, httpRuleSchema } from "./engines/http.js";
 import { type InprocessConfig, inprocessRule } from "./engines/inprocess.js";
 import { promptRule, promptRuleSchema } from "./engines/prompt.js";
+import { type SandboxRuleConfig, sandboxRule } from "./engines/sandbox.js";
 import type { CompileContext } from "./engines/settings.js";
 import type { Rule } from "./rule.js";
 
@@ -14,13 +15,15 @@ export const configRuleSchema = z.discriminatedUnion("engine", [
 ]);
 export type ConfigRule = z.infer<typeof configRuleSchema>;
 
-export type RuleConfig = InprocessConfig | ConfigRule;
+export type RuleConfig = InprocessConfig | SandboxRuleConfig | ConfigRule;
 
 /** The only place that knows engines: picks one by `config.engine` and builds the Rule. */
 export function compileRule(config: RuleConfig, context: CompileContext): Rule {
   switch (config.engine) {
     case "inprocess":
       return inprocessRule(config, context);
+    case "sandbox":
+      return sandboxRule(config, context);
     case "prompt":
       return promptRule(config, context);
     case "command":

@@ -11,11 +11,26 @@ export const configFileName = "hookyard.json";
 export const hookOverrideSchema = hookSettingsSchema.extend({ enabled: z.boolean().optional() }).strict();
 export type HookOverride = z.infer<typeof hookOverrideSchema>;
 
-const knownFields = new Set(["hooks", "rules"]);
+const knownFields = new Set(["hooks", "rules", "sandbox"]);
+
+/** How community hooks run. Limits here are the defaults for every sandboxed hook. */
+export const sandboxConfigSchema = z.strictObject({
+  /** "inline" runs isolates in hookyard's own process: faster, but a heap exhaustion can abort it. */
+  isolation: z.enum(["process", "inline"]).optional(),
+  limits: z
+    .strictObject({
+      memoryMb: z.number().int().min(8).max(4096).optional(),
+      cpuMs: z.number().int().min(1).max(600_000).optional(),
+      wallMs: z.number().int().min(1).max(600_000).optional(),
+    })
+    .optional(),
+});
+export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 
 const configSchema = z.looseObject({
   hooks: z.record(z.string(), z.unknown()).default({}),
   rules: z.array(z.unknown()).default([]),
+  sandbox: z.unknown().optional(),
 });
 
 export interface WorkspaceConfig {
@@ -25,6 +40,8 @@ export interface WorkspaceConfig {
   problems: LoadProblem[];
   /** Hooks whose override is invalid: they are skipped rather than run in a state nobody asked for. */
   brokenOverrides: Set<string>;
+  /** The `sandbox` field; empty when absent or invalid (then the defaults apply, and it is a problem). */
+  sandbox: SandboxConfig;
   /** Top-level fields this version does not know: a typo, or a newer hookyard's setting. Ignored, with a warning. */
   unknownFields: string[];
 }
@@ -37,7 +54,14 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      return { overrides: new Map(), rules: [], problems: [], brokenOverrides: new Set(), unknownFields: [] };
+      return {
+        overrides: new Map(),
+        rules: [],
+        problems: [],
+        brokenOverrides: new Set(),
+        sandbox: {},
+        unknownFields: [],
+      };
     throw new RunnerError(
       "RUN_ERR_CONFIG_UNREADABLE",
       `${file} could not be read: ${(error as Error).message}`,
@@ -67,6 +91,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     rules: [],
     problems: [],
     brokenOverrides: new Set(),
+    sandbox: {},
     unknownFields: Object.keys(top.data).filter((key) => !knownFields.has(key)),
   };
   const problem = (name: string, message: string) =>
@@ -78,6 +103,11 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
       config.brokenOverrides.add(name);
       problem(name, describeIssues(parsed.error, `hooks.${name}`));
     }
+  }
+  if (top.data.sandbox !== undefined) {
+    const parsed = sandboxConfigSchema.safeParse(top.data.sandbox);
+    if (parsed.success) config.sandbox = parsed.data;
+    else problem("sandbox", `${describeIssues(parsed.error, "sandbox")} (the defaults apply)`);
   }
   const seen = new Set<string>();
   top.data.rules.forEach((value, index) => {

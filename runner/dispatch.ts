@@ -6,7 +6,7 @@ import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
 import { always, compileMatcher, type MatchTest } from "./matcher.js";
 import type { ChainOutcome, HookRun } from "./outcome.js";
-import { originOrder, type Rule } from "./rule.js";
+import { type BatchAnswer, originOrder, type Rule, type RuleBatch } from "./rule.js";
 import { Stopwatch } from "./stopwatch.js";
 import { Watchdog } from "./watchdog.js";
 
@@ -25,6 +25,9 @@ interface Entry {
   matches: MatchTest | undefined;
   api: HookApi;
 }
+
+/** A hook's time: a chain's stopwatch, or the time a batch measured for it. */
+type Lap = Pick<Stopwatch, "lap">;
 
 /** Extra wait before the dispatcher gives up on an engine that enforces its own timeout. */
 const selfTimedGraceMs = 1_000;
@@ -87,11 +90,19 @@ export class Dispatcher {
       warnings: [],
     };
     const stopwatch = new Stopwatch();
-    for (const entry of this.chains.get(point) ?? []) {
+    const chain = this.chains.get(point) ?? [];
+    for (let i = 0; i < chain.length; i++) {
+      const entry = chain[i] as Entry;
       if (entry.matches) {
         const match = this.match(entry, outcome, stopwatch);
         if (match === "stop") break;
         if (match === "skip") continue;
+      }
+      if (entry.rule.batch) {
+        const next = await this.runBatch(chain, i, outcome, stopwatch);
+        if (next === "stop") break;
+        i = next - 1;
+        continue;
       }
       // Fast path: stay synchronous until a hook returns a thenable.
       const stop = this.runOne(entry, outcome, stopwatch);
@@ -142,6 +153,61 @@ export class Dispatcher {
     return this.finish(entry, outcome, journal, stopwatch, result);
   }
 
+  /**
+   * Runs the batch that starts at `chain[start]` (already matched) with the hooks of the same batch
+   * that follow it, in one call; returns "stop" or the index the chain goes on from: right after the
+   * last hook that answered, so a batch that stopped early (a rewrite) leaves the rest to be matched
+   * again against the rewritten ctx.
+   */
+  private async runBatch(
+    chain: readonly Entry[],
+    start: number,
+    outcome: ChainOutcome,
+    stopwatch: Stopwatch,
+  ): Promise<number | "stop"> {
+    const first = chain[start] as Entry;
+    const batch = first.rule.batch as RuleBatch;
+    const members: Array<{ entry: Entry; index: number }> = [{ entry: first, index: start }];
+    for (let next = start + 1; next < chain.length; next++) {
+      const entry = chain[next] as Entry;
+      if (entry.rule.batch !== batch) break;
+      let matched = true;
+      try {
+        matched = entry.matches?.(outcome.ctx) ?? true;
+      } catch {
+        break; // the main loop tests it again and reports the failure in its place
+      }
+      if (matched) members.push({ entry, index: next });
+    }
+    const rules = members.map((m) => m.entry.rule);
+    const ms = rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
+    let answers: BatchAnswer[];
+    try {
+      answers = await this.within(
+        batch.run(outcome.point, outcome.ctx, rules),
+        first.rule,
+        outcome.point,
+        ms,
+      );
+      if (answers.length === 0) throw new Error("the batch answered for no hook");
+    } catch (error) {
+      return this.fail(first, outcome, undefined, stopwatch, error) ? "stop" : start + 1;
+    }
+    stopwatch.lap();
+    for (const [k, answer] of answers.slice(0, members.length).entries()) {
+      const { entry } = members[k] as { entry: Entry };
+      const journal = new CtxJournal<AnyCtx>(outcome.ctx);
+      const clock = { lap: () => answer.ms };
+      const stop = answer.ok
+        ? this.finish(entry, outcome, journal, clock, answer.value)
+        : this.fail(entry, outcome, journal, clock, answer.error);
+      if (stop) return "stop";
+    }
+    // Hooks skipped after the last one that answered are matched again: its rewrite may make them match.
+    const last = members[Math.min(answers.length, members.length) - 1] as { index: number };
+    return last.index + 1;
+  }
+
   private async settle(
     entry: Entry,
     outcome: ChainOutcome,
@@ -162,7 +228,7 @@ export class Dispatcher {
     entry: Entry,
     outcome: ChainOutcome,
     journal: CtxJournal<AnyCtx>,
-    stopwatch: Stopwatch,
+    stopwatch: Lap,
     result: unknown,
   ): boolean {
     const { rule } = entry;
@@ -187,7 +253,7 @@ export class Dispatcher {
     entry: Entry,
     outcome: ChainOutcome,
     journal: CtxJournal<AnyCtx> | undefined,
-    stopwatch: Stopwatch,
+    stopwatch: Lap,
     thrown: unknown,
   ): boolean {
     journal?.rollback();
@@ -218,12 +284,17 @@ export class Dispatcher {
     outcome.warnings.push({ hook, point, code: "RUN_ERR_EFFECT_DROPPED", message });
   }
 
-  private within<T>(promise: PromiseLike<T>, rule: Rule, point: Point): Promise<T> {
-    const ms = rule.timeoutMs + (rule.selfTimed ? selfTimedGraceMs : 0);
+  private within<T>(
+    promise: PromiseLike<T>,
+    rule: Rule,
+    point: Point,
+    timeoutMs = rule.timeoutMs,
+  ): Promise<T> {
+    const ms = timeoutMs + (rule.selfTimed ? selfTimedGraceMs : 0);
     return new Promise<T>((resolve, reject) => {
       const watch = this.watchdog.start(ms, () => {
         reject(
-          new RunnerError("RUN_ERR_HOOK_TIMEOUT", `no answer within ${rule.timeoutMs} ms`, {
+          new RunnerError("RUN_ERR_HOOK_TIMEOUT", `no answer within ${timeoutMs} ms`, {
             hook: rule.name,
             point,
           }),

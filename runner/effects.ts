@@ -21,7 +21,11 @@ export function applyDecision(
   const effects: Effect[] = [];
   const drop = (effect: string) => warn(`returned "${effect}", which is not allowed at ${point}; dropped`);
 
-  if (decision?.rewrite) rewrite(point, decision.rewrite, journal, warn);
+  if (decision?.rewrite) {
+    if (rule.mayRewrite === false) {
+      warn('returned a rewrite, but it has no "rewrite" grant; dropped');
+    } else rewrite(point, decision.rewrite, journal, warn);
+  }
   if (journal.changed) {
     const refusal = checkRewrite(point, journal, outcome.ctx);
     if (refusal) {

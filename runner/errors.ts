@@ -18,6 +18,7 @@ const messages = {
   RUN_ERR_MODEL_FAILED: "Model call failed",
   RUN_ERR_BAD_CTX: "ctx does not match its point's schema",
   RUN_ERR_CLOSED: "Hooks were closed",
+  RUN_ERR_SANDBOX: "A sandboxed hook failed in the sandbox (memory, crash, result, quarantine)",
 } as const;
 
 export type RunnerErrorCode = keyof typeof messages;

@@ -1,9 +1,11 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { builtinHooks } from "./builtin/index.js";
+import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sandbox.js";
 import { compileRule } from "./compile-rule.js";
 import { configFileName, type HookOverride, readWorkspaceConfig } from "./config.js";
 import { Dispatcher } from "./dispatch.js";
+import type { SandboxRuleConfig } from "./engines/sandbox.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "./errors.js";
 import { type CtxOf, ctxSchema, type Point, points } from "./events.js";
 import type { HookDefinition } from "./hook.js";
@@ -22,7 +24,14 @@ export interface LoadHooksOptions {
   /** Validate each ctx against its point's schema before dispatch (default true). */
   validate?: boolean;
   backgroundLimit?: number;
+  /** Community hooks, verified by the caller (bytes hashed and compared with the lock): run sandboxed. */
+  community?: readonly CommunityHookConfig[];
+  /** How sandboxed hooks run: isolation mode, limits, a resolver for tests. */
+  sandbox?: Omit<CommunitySandboxOptions, "root" | "logger" | "state">;
 }
+
+/** A community hook as the lockfile loader hands it over: the sandbox engine's config without `engine`. */
+export type CommunityHookConfig = Omit<SandboxRuleConfig, "engine">;
 
 export interface ListedHook {
   name: string;
@@ -75,7 +84,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   };
   for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
   for (const field of config.unknownFields) {
-    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: hooks, rules)`);
+    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: hooks, rules, sandbox)`);
   }
 
   const inprocess = (definition: HookDefinition, source: string, origin: Origin) => () =>
@@ -127,6 +136,41 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     byName.delete(name);
     byName.set(name, { origin: "workspace", file, build });
   }
+  const state = new StateStore(join(root, ".hookyard", "state"));
+  const community = options.community?.length
+    ? new CommunitySandbox({
+        ...(config.sandbox.isolation ? { isolation: config.sandbox.isolation } : {}),
+        ...(config.sandbox.limits ? { limits: config.sandbox.limits } : {}),
+        ...options.sandbox,
+        root,
+        logger,
+        state,
+      })
+    : undefined;
+  for (const hook of [...(options.community ?? [])].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )) {
+    const previous = byName.get(hook.name);
+    if (previous) {
+      skip({
+        name: hook.name,
+        code: "RUN_ERR_HOOK_INVALID",
+        file: hook.source,
+        message: `the name is already used by ${previous.file}`,
+      });
+      continue;
+    }
+    const override = stripEnabled(config.overrides.get(hook.name));
+    byName.set(hook.name, {
+      origin: "community",
+      file: hook.source,
+      build: () =>
+        compileRule(
+          { ...hook, engine: "sandbox", settings: { ...hook.settings, ...override } },
+          { root, origin: "community", sandbox: community },
+        ),
+    });
+  }
   for (const name of [...config.overrides.keys(), ...config.brokenOverrides]) {
     const skipped = problems.some((problem) => problem.name === name);
     if (!byName.has(name) && !skipped) {
@@ -146,7 +190,6 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       skip({ name, code, file: entry.file, message: errorText(error) });
     }
   }
-  const state = new StateStore(join(root, ".hookyard", "state"));
   const dispatcher = new Dispatcher(rules, {
     logger,
     apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
@@ -189,6 +232,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       await dispatcher.drain();
       await state.flush();
       await Promise.all(rules.map((rule) => rule.close?.()));
+      await community?.close();
     },
   };
 }

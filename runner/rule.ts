@@ -26,6 +26,13 @@ export interface Rule {
   readonly timeoutMs: number;
   /** True when the engine enforces timeoutMs itself (and cleans up, e.g. kills a process group). */
   readonly selfTimed: boolean;
+  /**
+   * False for a hook that may not rewrite (a community hook without the `rewrite` grant): a rewrite
+   * it returns is dropped with a warning. Absent means it may.
+   */
+  readonly mayRewrite?: boolean;
+  /** Hooks of one batch that follow each other in a chain are run together, in one round trip. */
+  readonly batch?: RuleBatch;
   run(
     point: Point,
     ctx: AnyCtx,
@@ -33,6 +40,21 @@ export interface Rule {
   ): Decision | undefined | void | Promise<Decision | undefined | void>;
   close?(): Promise<void>;
 }
+
+/**
+ * Runs consecutive hooks of a chain together (sandboxed hooks: one round trip to the sandbox
+ * process). It runs `rules` in order on copies of `ctx` and stops after the first answer that
+ * changes the ctx, blocks or fails, so every hook that ran saw the ctx its matcher was tested on;
+ * dispatch applies the answers one by one and hands the rest back in a later call.
+ */
+export interface RuleBatch {
+  run(point: Point, ctx: AnyCtx, rules: readonly Rule[]): Promise<BatchAnswer[]>;
+}
+
+/** What one hook of a batch answered: what its `run` would have returned or thrown, and its time. */
+export type BatchAnswer =
+  | { ok: true; value: unknown; ms: number }
+  | { ok: false; error: unknown; ms: number };
 
 export const defaults = {
   priority: 100,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CommunitySandbox } from "../community-sandbox.js";
 import { type Point, points } from "../events.js";
 import { hookNameSchema, hookSettingsSchema } from "../hook.js";
 import { defaults, type Origin, type Rule } from "../rule.js";
@@ -14,6 +15,8 @@ export interface CompileContext {
   /** The workspace root: commands run there, relative paths resolve from there. */
   root: string;
   origin: Origin;
+  /** Where sandboxed hooks run; needed only by the sandbox engine. */
+  sandbox?: CommunitySandbox;
 }
 
 /** The Rule fields that come from settings, with defaults filled in. */

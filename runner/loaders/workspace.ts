@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build, type Plugin } from "esbuild";
+import { bundleHook } from "../bundle.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "../errors.js";
 import { type HookDefinition, hookDefinitionSchema } from "../hook.js";
 
@@ -61,7 +61,7 @@ export async function loadWorkspaceHooks(
 }
 
 async function importHookFile(root: string, file: string): Promise<HookDefinition> {
-  const code = await bundle(file);
+  const code = await bundleHook(file, "trusted", { sourcemap: true });
   const cacheDir = join(root, ".hookyard", "cache", "hooks");
   const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
   const cached = join(cacheDir, `${basename(file)}.${hash}.mjs`);
@@ -86,43 +86,6 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
   }
   // The parsed copy, not the export: a getter could answer differently once validated.
   return parsed.data as HookDefinition;
-}
-
-/** `hookyard` inside a hook file is this tiny module: defineHook is an identity function. */
-const hookyardShim: Plugin = {
-  name: "hookyard-shim",
-  setup(b) {
-    b.onResolve({ filter: /^hookyard$/ }, () => ({ path: "hookyard", namespace: "hookyard-shim" }));
-    b.onLoad({ filter: /.*/, namespace: "hookyard-shim" }, () => ({
-      contents: "export const defineHook = (hook) => hook;",
-      loader: "js",
-    }));
-  },
-};
-
-async function bundle(file: string): Promise<string> {
-  const result = await build({
-    entryPoints: [file],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    write: false,
-    logLevel: "silent",
-    sourcemap: "inline",
-    plugins: [hookyardShim],
-  }).catch(
-    (error: { errors?: Array<{ text: string; location?: { line: number; column: number } | null }> }) => {
-      const first = error.errors?.[0];
-      if (!first) throw error;
-      const at = first.location ? ` (line ${first.location.line}, column ${first.location.column + 1})` : "";
-      throw new Error(`${first.text}${at}`);
-    },
-  );
-  const output = result.outputFiles[0];
-  if (!output) throw new Error("esbuild produced no output");
-  return output.text;
 }
 
 /** A bundle this old is no longer being imported by another hookyard process in the same workspace. */

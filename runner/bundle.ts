@@ -1,0 +1,59 @@
+import { build, type Plugin } from "esbuild";
+
+/** `hookyard` inside a hook file is this tiny module: defineHook is an identity function. */
+const hookyardShim: Plugin = {
+  name: "hookyard-shim",
+  setup(b) {
+    b.onResolve({ filter: /^hookyard$/ }, () => ({ path: "hookyard", namespace: "hookyard-shim" }));
+    b.onLoad({ filter: /.*/, namespace: "hookyard-shim" }, () => ({
+      contents: "export const defineHook = (hook) => hook;",
+      loader: "js",
+    }));
+  },
+};
+
+export class BundleError extends Error {
+  override readonly name = "BundleError";
+}
+
+/**
+ * Bundles a hook file into one ES module. `trusted` keeps npm packages and node builtins as imports
+ * (a workspace hook runs in Node); `sandbox` inlines everything and refuses what cannot be inlined,
+ * because an isolate has no module loader: the result has no imports at all.
+ */
+export async function bundleHook(
+  file: string,
+  target: "trusted" | "sandbox",
+  options: { sourcemap?: boolean } = {},
+): Promise<string> {
+  const sandbox = target === "sandbox";
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: "esm",
+    platform: sandbox ? "neutral" : "node",
+    target: sandbox ? "es2022" : "node20",
+    ...(sandbox ? { mainFields: ["module", "main"] } : { packages: "external" as const }),
+    write: false,
+    logLevel: "silent",
+    sourcemap: options.sourcemap ? "inline" : false,
+    legalComments: sandbox ? "none" : "eof",
+    plugins: [hookyardShim],
+  }).catch(
+    (error: {
+      errors?: Array<{ text: string; location?: { line: number; column: number; file: string } | null }>;
+    }) => {
+      const first = error.errors?.[0];
+      if (!first) throw error;
+      const at = first.location ? ` (line ${first.location.line}, column ${first.location.column + 1})` : "";
+      const hint =
+        sandbox && /Could not resolve "(node:)?[a-z_]+"/.test(first.text)
+          ? "; a sandboxed hook cannot import Node modules: use the api argument (fs, net, process, env)"
+          : "";
+      throw new BundleError(`${first.text}${at}${hint}`);
+    },
+  );
+  const output = result.outputFiles[0];
+  if (!output) throw new BundleError("esbuild produced no output");
+  return output.text;
+}

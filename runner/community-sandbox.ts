@@ -1,0 +1,142 @@
+import {
+  createSandbox,
+  defaultSandboxLimits,
+  type HookAnswer,
+  type Sandbox,
+  type SandboxHook,
+  type SandboxLimits,
+  type SandboxOptions,
+} from "../sandbox/index.js";
+import { RunnerError } from "./errors.js";
+import type { AnyCtx, Point } from "./events.js";
+import type { ChainVerdict } from "./hook.js";
+import type { Logger } from "./logger.js";
+import type { BatchAnswer, Rule, RuleBatch } from "./rule.js";
+import type { StateStore } from "./state.js";
+
+export interface CommunitySandboxOptions {
+  root: string;
+  logger: Logger;
+  state: StateStore;
+  isolation?: SandboxOptions["isolation"];
+  limits?: Partial<SandboxLimits>;
+  /** Name → addresses consulted before DNS by net grants (tests inject a resolver this way). */
+  hosts?: Record<string, string[]>;
+  auditFile?: string;
+}
+
+/**
+ * The runner's side of the sandbox: starts it on the first call (so a workspace without community
+ * hooks never loads isolated-vm), turns each hook's answer into what its Rule would return or
+ * throw, and is the batch that lets consecutive sandboxed hooks share one round trip.
+ */
+export class CommunitySandbox {
+  private sandbox: Sandbox | undefined;
+  private readonly hooks = new WeakMap<Rule, SandboxHook>();
+  /** The sandbox speaks of hooks by id (name@integrity); users and state files know them by name. */
+  private readonly names = new Map<string, string>();
+  readonly batch: RuleBatch = { run: (point, ctx, rules) => this.run(point, ctx, rules) };
+
+  constructor(private readonly options: CommunitySandboxOptions) {}
+
+  register(rule: Rule, hook: SandboxHook): void {
+    this.hooks.set(rule, hook);
+    this.names.set(hook.id, hook.name);
+  }
+
+  /** The wall time a call may take, which is also the hook's timeout as dispatch sees it. */
+  wallMs(limits: Partial<SandboxLimits> = {}): number {
+    return limits.wallMs ?? this.options.limits?.wallMs ?? defaultSandboxLimits.wallMs;
+  }
+
+  async run(
+    point: Point,
+    ctx: AnyCtx,
+    rules: readonly Rule[],
+    outcome?: ChainVerdict,
+  ): Promise<BatchAnswer[]> {
+    const hooks = rules.map((rule) => {
+      const hook = this.hooks.get(rule);
+      if (!hook) throw new Error(`hook "${rule.name}" is not registered with the sandbox`);
+      return hook;
+    });
+    const json = JSON.stringify(ctx);
+    const answers = await this.start().run(point, json, hooks, outcome ? { outcome } : {});
+    return answers.map((answer, i) => toBatchAnswer(answer, rules[i] as Rule, point, ctx));
+  }
+
+  /** Hook ids quarantined this session. */
+  get quarantined(): ReadonlySet<string> {
+    return this.sandbox?.quarantined ?? new Set();
+  }
+
+  /** The sandbox process's pid while it runs (process isolation). */
+  get pid(): number | undefined {
+    return this.sandbox?.pid;
+  }
+
+  async close(): Promise<void> {
+    await this.sandbox?.close();
+  }
+
+  private name(id: string): string {
+    return this.names.get(id) ?? id;
+  }
+
+  private start(): Sandbox {
+    if (this.sandbox) return this.sandbox;
+    const { root, logger, state } = this.options;
+    this.sandbox = createSandbox({
+      isolation: this.options.isolation ?? "process",
+      root,
+      ...(this.options.limits ? { limits: this.options.limits } : {}),
+      ...(this.options.hosts ? { hosts: this.options.hosts } : {}),
+      ...(this.options.auditFile ? { auditFile: this.options.auditFile } : {}),
+      host: {
+        log: (id, text) => logger.info(`[${this.name(id)}] ${text}`),
+        warn: (message) => logger.warn(message),
+        // By name, so a hook keeps its state across upgrades (a new integrity is a new id).
+        stateGet: (id, key) => state.forHook(this.name(id)).get(key),
+        stateSet: (id, key, value) => state.forHook(this.name(id)).set(key, value),
+      },
+    });
+    return this.sandbox;
+  }
+}
+
+/** Defines rather than assigns, so a changed field named __proto__ stays a key and never sets a prototype. */
+function setField(target: Record<string, unknown>, field: string, value: unknown): void {
+  Object.defineProperty(target, field, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A sandbox answer as the hook's own return or throw: a changed ctx copy becomes a returned rewrite. */
+function toBatchAnswer(answer: HookAnswer, rule: Rule, point: Point, before: AnyCtx): BatchAnswer {
+  if (answer.status === "error") {
+    const code =
+      answer.code === "SANDBOX_ERR_TIMEOUT"
+        ? "RUN_ERR_HOOK_TIMEOUT"
+        : answer.code === "SANDBOX_ERR_THREW"
+          ? "RUN_ERR_HOOK_THREW"
+          : "RUN_ERR_SANDBOX";
+    const message = code === "RUN_ERR_SANDBOX" ? `${answer.code}: ${answer.message}` : answer.message;
+    return { ok: false, error: new RunnerError(code, message, { hook: rule.name, point }), ms: answer.ms };
+  }
+  if (answer.ctx === undefined) return { ok: true, value: answer.decision, ms: answer.ms };
+  const changed = changedFields(before, answer.ctx as Record<string, unknown>);
+  const decision = answer.decision ?? {};
+  if (typeof decision !== "object" || Array.isArray(decision))
+    return { ok: true, value: decision, ms: answer.ms };
+  const returned = (decision as { rewrite?: unknown }).rewrite;
+  const rewrite = { ...changed, ...(typeof returned === "object" && returned !== null ? returned : {}) };
+  return { ok: true, value: { ...decision, rewrite }, ms: answer.ms };
+}
+
+/** Top-level fields whose JSON differs; a removed field shows as undefined, which the schema refuses. */
+function changedFields(before: AnyCtx, after: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+      setField(changed, field, after[field]);
+  }
+  return changed;
+}

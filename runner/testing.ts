@@ -1,0 +1,142 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import type { z } from "zod";
+import { parseGrants } from "../sandbox/capabilities.js";
+import type { SandboxLimits } from "../sandbox/index.js";
+import { bundleHook } from "./bundle.js";
+import { CommunitySandbox } from "./community-sandbox.js";
+import { Dispatcher } from "./dispatch.js";
+import { sandboxRule } from "./engines/sandbox.js";
+import { describeIssues, RunnerError } from "./errors.js";
+import { type CtxOf, ctxSchema, type Point } from "./events.js";
+import type { HookSettings } from "./hook.js";
+import type { Logger } from "./logger.js";
+import { hookManifestSchema } from "./manifest.js";
+import type { ChainOutcome } from "./outcome.js";
+import { StateStore } from "./state.js";
+import { trustedApi } from "./trusted-api.js";
+
+export interface SandboxedHookOptions {
+  /** The hook's name in outcomes and logs; default: the nearest package.json's name, else the file's name. */
+  name?: string;
+  /** The workspace root the hook's grants are relative to (default: the current directory). */
+  root?: string;
+  /** Grant strings, as a user would give them: `fs.read:docs`, `net:api.example.com:443`, `rewrite`. */
+  grants?: readonly string[];
+  /** Priority, matcher, onError, mode, timeoutMs; default: the `hookyard` field of the nearest package.json. */
+  settings?: HookSettings;
+  /** "process" (the default, as users run community hooks) or "inline". */
+  isolation?: "process" | "inline";
+  limits?: Partial<SandboxLimits>;
+  /** Name → addresses, consulted before DNS by net grants: point a granted name at a local test server. */
+  hosts?: Record<string, string[]>;
+}
+
+export interface SandboxedHook {
+  /** Runs the hook at `point` as the runner would; `sessionId` and `callId` get defaults. */
+  run<P extends Point>(point: P, ctx: Partial<CtxOf<P>>): Promise<ChainOutcome<CtxOf<P>>>;
+  /** What the hook logged, and the runner's warnings and errors about it, in order. */
+  readonly logs: string[];
+  readonly warnings: string[];
+  readonly errors: string[];
+  /** The bundle that runs in the isolate. */
+  readonly code: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Bundles a hook file as `hookyard pack` would and runs it in the real sandbox with the given
+ * grants: for hook authors' tests, and hookyard's own.
+ */
+export async function sandboxedHook(
+  file: string,
+  options: SandboxedHookOptions = {},
+): Promise<SandboxedHook> {
+  const root = resolve(options.root ?? process.cwd());
+  const code = await bundleHook(resolve(file), "sandbox");
+  const bytes = Buffer.from(code);
+  const integrity = `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
+  const manifest = await nearestManifest(dirname(resolve(file)));
+  const settings = options.settings ?? manifest.settings;
+  const name = options.name ?? manifest.name ?? basename(file).replace(/\.[^.]+$/, "");
+  const grants = parseGrants(options.grants ?? []);
+  const logs: string[] = [];
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const logger: Logger = {
+    info: (message) => logs.push(message),
+    warn: (message) => warnings.push(message),
+    error: (message) => errors.push(message),
+  };
+  const state = new StateStore(join(root, ".hookyard", "state"));
+  const sandbox = new CommunitySandbox({
+    root,
+    logger,
+    state,
+    ...(options.isolation ? { isolation: options.isolation } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.hosts ? { hosts: options.hosts } : {}),
+  });
+  return {
+    logs,
+    warnings,
+    errors,
+    code,
+    async run(point, partial) {
+      const ctx = withDefaults(point, partial);
+      const rule = sandboxRule(
+        { engine: "sandbox", name, source: file, code: bytes, integrity, events: [point], settings, grants },
+        { root, origin: "community", sandbox },
+      );
+      const dispatcher = new Dispatcher([rule], {
+        logger,
+        apiFor: (r) => trustedApi({ hook: r.name, root, state: state.forHook(r.name), logger }),
+      });
+      const outcome = await dispatcher.dispatch(point, ctx);
+      await dispatcher.drain();
+      return outcome;
+    },
+    async close() {
+      await sandbox.close();
+      await state.flush();
+    },
+  };
+}
+
+/** Fills in sessionId (and callId) on the caller's own object, so a rewrite shows in it as in the agent. */
+function withDefaults<P extends Point>(point: P, partial: Partial<CtxOf<P>>): CtxOf<P> {
+  const ctx = partial as Record<string, unknown>;
+  ctx.sessionId ??= "test-session";
+  if (point.startsWith("tool_")) ctx.callId ??= "call-1";
+  const parsed = (ctxSchema(point) as z.ZodType).safeParse(ctx);
+  if (!parsed.success) {
+    throw new RunnerError("RUN_ERR_BAD_CTX", `ctx for ${point} is invalid: ${describeIssues(parsed.error)}`);
+  }
+  return ctx as CtxOf<P>;
+}
+
+/** The name and settings (the `hookyard` field) of the nearest package.json above the hook file that has one. */
+async function nearestManifest(dir: string): Promise<{ name?: string; settings: HookSettings }> {
+  for (let at = dir; ; at = dirname(at)) {
+    const text = await readFile(join(at, "package.json"), "utf8").catch(() => undefined);
+    if (text !== undefined) {
+      const json = JSON.parse(text) as { name?: unknown; hookyard?: unknown };
+      const field = json.hookyard;
+      if (field === undefined) return { settings: {} };
+      const parsed = hookManifestSchema.safeParse(field);
+      if (!parsed.success) {
+        throw new RunnerError(
+          "RUN_ERR_HOOK_INVALID",
+          `${join(at, "package.json")}: the hookyard field is invalid: ${describeIssues(parsed.error)}`,
+        );
+      }
+      const { priority, matcher, onError, mode, timeoutMs } = parsed.data;
+      const settings = Object.fromEntries(
+        Object.entries({ priority, matcher, onError, mode, timeoutMs }).filter(([, v]) => v !== undefined),
+      );
+      return { ...(typeof json.name === "string" ? { name: json.name } : {}), settings };
+    }
+    if (dirname(at) === at) return { settings: {} };
+  }
+}
