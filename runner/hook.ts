@@ -57,7 +57,8 @@ export interface HookApi {
       options?: { cwd?: string; input?: string; timeoutMs?: number },
     ): Promise<ExecResult>;
   };
-  env: { get(name: string): string | undefined };
+  /** Async like every other capability, so the same hook runs trusted and sandboxed (where the host checks the grant). */
+  env: { get(name: string): Promise<string | undefined> };
   log(...parts: unknown[]): void;
   state: {
     get<T = unknown>(key: string): Promise<T | undefined>;

@@ -72,7 +72,7 @@ export function trustedApi(options: TrustedApiOptions): HookApi {
           child.stdin?.end(opts.input ?? "");
         }),
     },
-    env: { get: (name) => process.env[name] },
+    env: { get: async (name) => process.env[name] },
     log: (...parts) => options.logger.info(`[${options.hook}] ${parts.map(String).join(" ")}`),
     state: {
       get: (key) => options.state.get(key),

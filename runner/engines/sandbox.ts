@@ -3,8 +3,8 @@ import type { SandboxLimits } from "../../sandbox/index.js";
 import { describeIssues, RunnerError } from "../errors.js";
 import type { Point } from "../events.js";
 import { type HookSettings, hookSettingsSchema } from "../hook.js";
-import { defaults, type Rule } from "../rule.js";
-import type { CompileContext } from "./settings.js";
+import type { Rule } from "../rule.js";
+import { type CompileContext, ruleSettings } from "./settings.js";
 
 export interface SandboxRuleConfig {
   engine: "sandbox";
@@ -34,19 +34,15 @@ export function sandboxRule(config: SandboxRuleConfig, context: CompileContext):
       `its settings are invalid: ${describeIssues(parsed.error)}`,
     );
   }
-  const settings = parsed.data;
   const rule: Rule = {
-    name: config.name,
-    origin: context.origin,
+    ...ruleSettings(
+      { name: config.name, events: [...config.events], ...parsed.data },
+      context,
+      sandbox.wallMs(config.limits),
+    ),
     trust: "sandboxed",
     engine: "sandbox",
     source: config.source,
-    points: [...new Set(config.events)],
-    priority: settings.priority ?? defaults.priority,
-    matcher: settings.matcher,
-    onError: settings.onError ?? defaults.onError,
-    mode: settings.mode ?? defaults.mode,
-    timeoutMs: settings.timeoutMs ?? sandbox.wallMs(config.limits),
     selfTimed: true,
     mayRewrite: config.grants.some((grant) => grant.kind === "rewrite"),
     batch: sandbox.batch,

@@ -74,7 +74,7 @@ describe("the trusted hook API", () => {
     const { api, logger } = await apiIn();
     process.env.HOOKYARD_TEST_VALUE = "42";
     try {
-      expect(api.env.get("HOOKYARD_TEST_VALUE")).toBe("42");
+      expect(await api.env.get("HOOKYARD_TEST_VALUE")).toBe("42");
     } finally {
       delete process.env.HOOKYARD_TEST_VALUE;
     }
