@@ -9,7 +9,11 @@ interface Bench {
 }
 
 /** Add new benches here; modules load only when selected. */
-const benches: Bench[] = [{ name: "dispatch", load: () => import("./dispatch.js") }];
+const benches: Bench[] = [
+  { name: "dispatch", load: () => import("./dispatch.js") },
+  { name: "registry", load: () => import("./registry.js") },
+  { name: "sandbox", load: () => import("./sandbox.js") },
+];
 
 async function main(): Promise<void> {
   const filters = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));

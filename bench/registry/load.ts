@@ -1,0 +1,160 @@
+import { Agent, request } from "node:http";
+
+/**
+ * The load generator both registries get: a fixed number of keep-alive connections, each sending
+ * its next request as soon as the last answer was read in full, for a warm-up and then a fixed
+ * time. It runs in the bench process, on the same cores as the server under test, so it is the
+ * same for both peers and only the ratio between them is fair, not the absolute numbers.
+ */
+
+export interface HttpCall {
+  method: "GET" | "PUT";
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+}
+
+export interface LoadOptions {
+  port: number;
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+  /** Send at most this many calls, warm-up included (a publish uses up a prepared version). */
+  maxCalls?: number;
+  /**
+   * Go on past `durationMs` until this many calls were measured, for at most `overtimeMs` more:
+   * a server that takes seconds per call still gets a percentile that means something.
+   */
+  minCalls?: number;
+  overtimeMs?: number;
+  /** The call for the i-th request; i counts from 0 over warm-up and measurement. */
+  call: (i: number) => HttpCall;
+  /** Statuses that count as success. */
+  ok: (status: number) => boolean;
+  /** Stops sending (Ctrl-C): the servers are going away. */
+  signal?: AbortSignal;
+}
+
+export interface LoadResult {
+  calls: number;
+  errors: number;
+  /** The first failing status and body, to show when something went wrong. */
+  firstError?: string;
+  elapsedMs: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface Answer {
+  status: number;
+  /** Kept only when the status is not a success, to say what went wrong. */
+  body: Buffer;
+}
+
+const callTimeoutMs = 30_000;
+
+function send(agent: Agent, port: number, call: HttpCall, ok: (status: number) => boolean): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...call.headers };
+    if (call.body) headers["content-length"] = call.body.length;
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: call.method,
+        path: call.path,
+        headers,
+        agent,
+        timeout: callTimeoutMs,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        // A good answer is read to the end but not kept: the generator's CPU is the server's too.
+        const chunks: Buffer[] = [];
+        if (ok(status)) res.resume();
+        else res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () =>
+      req.destroy(new Error(`no answer to ${call.method} ${call.path} in ${callTimeoutMs} ms`)),
+    );
+    req.on("error", reject);
+    req.end(call.body);
+  });
+}
+
+/** One request outside any measurement, for the checks before a bench; the body is always kept. */
+export async function sendOnce(port: number, call: HttpCall): Promise<Answer> {
+  const agent = new Agent({ keepAlive: false });
+  try {
+    return await send(agent, port, call, () => false);
+  } finally {
+    agent.destroy();
+  }
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const start = performance.now();
+  const measureFrom = start + options.warmupMs;
+  const stopAt = measureFrom + options.durationMs;
+  const hardStopAt = stopAt + (options.overtimeMs ?? 0);
+  const maxCalls = options.maxCalls ?? Number.POSITIVE_INFINITY;
+  const minCalls = options.minCalls ?? 0;
+  const goOn = () => {
+    if (options.signal?.aborted || next >= maxCalls) return false;
+    const now = performance.now();
+    return now < stopAt || (latencies.length + errors < minCalls && now < hardStopAt);
+  };
+
+  const connection = async () => {
+    while (goOn()) {
+      const call = options.call(next++);
+      const sent = performance.now();
+      let failure: string | undefined;
+      try {
+        const answer = await send(agent, options.port, call, options.ok);
+        if (!options.ok(answer.status)) failure = `${answer.status} ${answer.body.toString().slice(0, 300)}`;
+      } catch (error) {
+        failure = (error as Error).message;
+      }
+      // Calls sent during the warm-up are not counted, even when they end after it.
+      if (sent < measureFrom) continue;
+      if (failure === undefined) latencies.push(performance.now() - sent);
+      else {
+        errors++;
+        firstError ??= `${call.method} ${call.path}: ${failure}`;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: options.connections }, connection));
+  } finally {
+    agent.destroy();
+  }
+  const elapsedMs = Math.max(performance.now() - measureFrom, 1);
+  latencies.sort((a, b) => a - b);
+  return {
+    calls: latencies.length,
+    errors,
+    firstError,
+    elapsedMs,
+    perSecond: (latencies.length / elapsedMs) * 1000,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+  };
+}
+
+/** Nearest-rank percentile of sorted values; NaN when there are none. */
+function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[rank] as number;
+}

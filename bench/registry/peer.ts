@@ -1,0 +1,13 @@
+import type { HttpCall } from "./load.js";
+import type { PackedVersion } from "./packed-corpus.js";
+import type { RunningServer } from "./server-process.js";
+
+/** One registry under test, as the load generator sees it: where things are and how to publish. */
+export interface Peer {
+  label: string;
+  server: RunningServer;
+  metadataPath(name: string): string;
+  tarballPath(name: string, version: string): string;
+  searchPath(query: string): string;
+  publishCall(packed: PackedVersion): HttpCall;
+}

@@ -1,0 +1,149 @@
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Cleanup } from "./cleanup.js";
+import { type LoadResult, runLoad } from "./load.js";
+import type { PackedVersion } from "./packed-corpus.js";
+import type { Peer } from "./peer.js";
+import { freePort, startServer } from "./server-process.js";
+
+/**
+ * The four measurements, each run against every peer in turn with the same generator settings:
+ * reads spread over all packages (a stride that is coprime with the package count visits every
+ * package before repeating one), search over a fixed list of queries, publish one at a time.
+ */
+
+export const readConnections = 32;
+/**
+ * Verdaccio's search reads every stored package per query (about a second each at 10,000): at 32
+ * at once its answers would take half a minute. Search latency is measured at a lighter load.
+ */
+export const searchConnections = 4;
+export const searchMinCalls = 20;
+export const searchOvertimeMs = 30_000;
+export const warmupMs = 1_000;
+export const durationMs = 5_000;
+/** About the size of a hookyard package document with five versions. */
+export const ceilingBodyBytes = 5_000;
+
+const stride = 7_919;
+const ok200 = (status: number) => status === 200;
+const created = (status: number) => status === 200 || status === 201;
+
+export interface ScenarioResults {
+  metadata: LoadResult;
+  tarball: LoadResult;
+  search: LoadResult;
+  publish: LoadResult;
+}
+
+export interface Workload {
+  corpus: readonly PackedVersion[][];
+  queries: readonly string[];
+  /** New versions to publish, used up in order; each peer gets the same list. */
+  publishes: readonly PackedVersion[];
+}
+
+export async function measurePeers(
+  peers: readonly Peer[],
+  work: Workload,
+  log: (line: string) => void,
+  signal: AbortSignal,
+): Promise<Map<Peer, ScenarioResults>> {
+  const { corpus, queries, publishes } = work;
+  const at = (i: number) => corpus[(i * stride) % corpus.length] as PackedVersion[];
+  const common = { warmupMs, durationMs, signal };
+  const scenarios = {
+    metadata: (peer: Peer) =>
+      runLoad({
+        ...common,
+        port: peer.server.port,
+        connections: readConnections,
+        call: (i) => ({ method: "GET", path: peer.metadataPath((at(i)[0] as PackedVersion).pkg.name) }),
+        ok: ok200,
+      }),
+    tarball: (peer: Peer) =>
+      runLoad({
+        ...common,
+        port: peer.server.port,
+        connections: readConnections,
+        call: (i) => {
+          const versions = at(i);
+          // Not i % 5: with the stride, that would tie each package to one version.
+          const v = versions[(Math.imul(i, 2_654_435_761) >>> 0) % versions.length] as PackedVersion;
+          return { method: "GET", path: peer.tarballPath(v.pkg.name, v.version) };
+        },
+        ok: ok200,
+      }),
+    search: (peer: Peer) =>
+      runLoad({
+        ...common,
+        port: peer.server.port,
+        connections: searchConnections,
+        minCalls: searchMinCalls,
+        overtimeMs: searchOvertimeMs,
+        call: (i) => ({ method: "GET", path: peer.searchPath(queries[i % queries.length] as string) }),
+        ok: ok200,
+      }),
+    publish: (peer: Peer) => {
+      // Bodies are built before the clock starts, so only the server's work is timed.
+      const calls = publishes.map((packed) => peer.publishCall(packed));
+      return runLoad({
+        ...common,
+        port: peer.server.port,
+        connections: 1,
+        maxCalls: calls.length,
+        call: (i) => calls[i] as (typeof calls)[number],
+        ok: created,
+      });
+    },
+  };
+  const results = new Map<Peer, Partial<ScenarioResults>>(peers.map((peer) => [peer, {}]));
+  for (const [name, scenario] of Object.entries(scenarios) as Array<
+    [keyof ScenarioResults, (peer: Peer) => Promise<LoadResult>]
+  >) {
+    for (const peer of peers) {
+      signal.throwIfAborted();
+      const result = await scenario(peer);
+      (results.get(peer) as Partial<ScenarioResults>)[name] = result;
+      log(`${name}, ${peer.label}: ${describe(result)}`);
+    }
+  }
+  return results as Map<Peer, ScenarioResults>;
+}
+
+function describe(result: LoadResult): string {
+  const failed = result.errors > 0 ? `, ${result.errors} failed` : "";
+  return `${result.calls} calls, ${Math.round(result.perSecond)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${failed}`;
+}
+
+/** The generator against a bare node:http server (ceiling-server.ts): the most a server can score here. */
+export async function measureCeiling(cleanup: Cleanup, log: (line: string) => void): Promise<LoadResult> {
+  const script = fileURLToPath(new URL("./ceiling-server.js", import.meta.url));
+  const port = await freePort();
+  const server = await startServer(
+    {
+      label: "bare node:http server",
+      command: process.execPath,
+      args: [script, "--port", String(port), "--bytes", String(ceilingBodyBytes)],
+      cwd: dirname(script),
+      port,
+      readyPath: "/",
+    },
+    cleanup,
+  );
+  try {
+    const result = await runLoad({
+      port,
+      connections: readConnections,
+      warmupMs,
+      durationMs,
+      call: () => ({ method: "GET", path: "/" }),
+      ok: ok200,
+      signal: cleanup.signal,
+    });
+    log(`generator ceiling, bare node:http server: ${describe(result)}`);
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
