@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { FsBlobStore } from "./blobs/fs-blob-store.js";
+import { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { RegistryContext, RegistryHooks } from "./context.js";
 import { clearTmp, prepareDataDir } from "./data-dir.js";
 import { openDatabase } from "./db/open.js";
@@ -13,8 +13,10 @@ import { bearerAuth, type RateWindow } from "./http/auth.js";
 import { installErrorHandlers } from "./http/errors.js";
 import { loggerOptions, type RegistryLoggerOptions } from "./http/logging.js";
 import { registerOpenApi } from "./http/openapi.js";
+import { helmetHeaders } from "./http/security-headers.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { PackageDocuments } from "./package-documents.js";
 import { adminRoutes } from "./routes/admin.js";
 import { advisoryRoutes } from "./routes/advisories.js";
 import type { RouteDeps } from "./routes/deps.js";
@@ -42,6 +44,14 @@ export interface RateLimits {
   publish: RateWindow;
 }
 
+/** What the registry keeps in memory to answer reads without the disk. */
+export interface RegistryCacheSizes {
+  /** Serialised package documents, in bytes; 0 keeps none. */
+  documentBytes: number;
+  /** Verified tarballs, in bytes; 0 keeps none. */
+  tarballBytes: number;
+}
+
 export interface RegistryOptions {
   /** Holds the database, the blobs and the signing key; created if missing. */
   dataDir: string;
@@ -49,6 +59,9 @@ export interface RegistryOptions {
   logger?: RegistryLoggerOptions | false;
   limits?: Partial<RegistryLimits>;
   rateLimit?: { failedAuth?: Partial<RateWindow>; publish?: Partial<RateWindow> };
+  cache?: Partial<RegistryCacheSizes>;
+  /** How often counted downloads are written to the database (search ranks by what is written). */
+  downloadFlushMs?: number;
   /**
    * Behind a reverse proxy: which proxies' X-Forwarded-For to believe (fastify's trustProxy:
    * true, or addresses/CIDRs). Without it every client has the proxy's address, so the
@@ -61,6 +74,13 @@ export interface RegistryOptions {
 }
 
 export const defaultRegistryLimits: RegistryLimits = { ...defaultTarballLimits, maxJsonBodyBytes: 64 * 1024 };
+
+export const defaultCacheSizes: RegistryCacheSizes = {
+  documentBytes: 64 * 1024 * 1024,
+  tarballBytes: 64 * 1024 * 1024,
+};
+
+export const defaultDownloadFlushMs = 1_000;
 
 export const defaultRateLimits: RateLimits = {
   failedAuth: { max: 10, timeWindowMs: 60_000 },
@@ -89,6 +109,7 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
     failedAuth: { ...defaultRateLimits.failedAuth, ...options.rateLimit?.failedAuth },
     publish: { ...defaultRateLimits.publish, ...options.rateLimit?.publish },
   };
+  const cache = { ...defaultCacheSizes, ...options.cache };
   const dataDir = await prepareDataDir(options.dataDir);
   const store = new SqliteStore(openDatabase(dataDir.database));
   let app: FastifyInstance | undefined;
@@ -109,13 +130,18 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
     const log = app.log;
     if (sweptBlobs.length > 0)
       log.warn({ blobs: sweptBlobs }, "removed orphan blobs left by an interrupted publish");
-    const downloads = new DownloadCounter(store, now, (error) =>
-      log.error({ err: error }, "download counts could not be written"),
+    const downloads = new DownloadCounter(
+      store,
+      now,
+      (error) => log.error({ err: error }, "download counts could not be written (kept for the next try)"),
+      options.downloadFlushMs ?? defaultDownloadFlushMs,
     );
     const handle: RegistryHandle = {
       dataDir,
       store,
       blobs,
+      tarballs: new VerifiedBlobs(blobs, cache.tarballBytes),
+      documents: new PackageDocuments(store, cache.documentBytes),
       signer,
       tarballLimits: limits,
       now,
@@ -128,8 +154,11 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
     };
     app.decorate("registry", handle);
     app.addHook("onClose", async () => {
-      await downloads.close();
-      await store.close();
+      try {
+        await downloads.close();
+      } finally {
+        await store.close();
+      }
     });
     await configure(app, handle, rates);
     return app as Registry;
@@ -142,8 +171,12 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
 async function configure(app: FastifyInstance, ctx: RegistryContext, rates: RateLimits): Promise<void> {
   app.setValidatorCompiler(zodValidatorCompiler);
   installErrorHandlers(app);
-  app.addHook("onSend", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+  // Set before anything can fail, so errors carry them too. A callback hook: an async one costs a
+  // promise per request.
+  const securityHeaders = await helmetHeaders();
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.headers(securityHeaders).header("x-request-id", request.id);
+    done();
   });
   // JSON and tarballs are all the API takes: anything else is REG_ERR_UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser("text/plain");
@@ -152,7 +185,6 @@ async function configure(app: FastifyInstance, ctx: RegistryContext, rates: Rate
     { parseAs: "buffer", bodyLimit: ctx.tarballLimits.maxGzipBytes },
     (_request, body, done) => done(null, body),
   );
-  await app.register(helmet, { global: true });
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, limit) =>

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { BlobStore } from "./blobs/blob-store.js";
+import type { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { DataDir } from "./data-dir.js";
 import type { DownloadCounter } from "./downloads.js";
 import type { KeyedLock } from "./keyed-lock.js";
+import type { PackageDocuments } from "./package-documents.js";
 import type { Signer } from "./signing.js";
 import type { RegistryStore } from "./store.js";
 import type { TarballLimits } from "./tarball/inspect.js";
@@ -27,6 +29,10 @@ export interface RegistryContext {
   dataDir: DataDir;
   store: RegistryStore;
   blobs: BlobStore;
+  /** Tarball bytes for downloads: checked against their integrity, kept while unchanged. */
+  tarballs: VerifiedBlobs;
+  /** Serialised package documents for metadata reads, dropped on every change. */
+  documents: PackageDocuments;
   signer: Signer;
   tarballLimits: TarballLimits;
   now(): Date;

@@ -24,6 +24,8 @@ export interface RegistryStore {
   /** All versions of a package, in publish order. */
   listVersions(packageId: number): Promise<VersionRecord[]>;
   getVersion(name: string, version: string): Promise<VersionRecord | undefined>;
+  /** Where a version's tarball is: what a download needs and nothing else. */
+  findTarball(name: string, version: string): Promise<TarballRecord | undefined>;
   /** Who may act on `name`, read in one snapshot. */
   rightsFacts(name: string): Promise<RightsFacts>;
   /**
@@ -50,6 +52,13 @@ export interface RegistryStore {
     at: string,
     actor: Actor,
   ): Promise<VersionRecord>;
+
+  /**
+   * Calls `listener` with a package's name after every committed write that changes what
+   * GET /v1/packages/:name shows (a publish, a yank or unyank, a deprecation or its undoing), so
+   * that copies of the document can be dropped. Not called for writes made by other processes.
+   */
+  onPackageChange(listener: (name: string) => void): void;
 
   packageOwners(name: string): Promise<string[] | undefined>;
   scopeOwners(scope: string): Promise<string[]>;
@@ -140,6 +149,11 @@ export interface VersionRecord {
   keyId: string;
   yanked: { reason: string; at: string; by: string } | null;
   deprecated: { message: string; at: string; by: string } | null;
+}
+
+export interface TarballRecord {
+  versionId: number;
+  integrity: string;
 }
 
 export interface RightsFacts {

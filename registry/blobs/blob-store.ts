@@ -8,9 +8,20 @@ export interface BlobStore {
    * bytes survive a crash. Putting the same blob twice is harmless.
    */
   put(integrity: string, bytes: Uint8Array, options?: { durable?: boolean }): Promise<void>;
-  /** The stored bytes, or undefined when there are none. Bytes are returned as stored, unchecked. */
-  get(integrity: string): Promise<Buffer | undefined>;
+  /** The stored bytes as stored, unchecked, with their revision; undefined when there are none. */
+  read(integrity: string): Promise<StoredBlob | undefined>;
+  /**
+   * The stored bytes' current revision without reading them (undefined when there are none):
+   * while it stays the same, bytes read before are still what is stored.
+   */
+  revision(integrity: string): Promise<string | undefined>;
   delete(integrity: string): Promise<void>;
   /** Every stored integrity (for the start-up sweep of orphans). */
   list(): Promise<string[]>;
+}
+
+export interface StoredBlob {
+  bytes: Buffer;
+  /** Changes whenever the stored object may have changed (for a file: device, inode, size, mtime, ctime). */
+  revision: string;
 }

@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { RegistryError, versionExists } from "../errors.js";
 import { displayVersion } from "../latest.js";
 import { nameSkeleton, scopeOf } from "../names.js";
@@ -16,24 +15,14 @@ import type {
   RegistryStore,
   RightsFacts,
   SearchPage,
+  TarballRecord,
   TokenRecord,
   VersionRecord,
 } from "../store.js";
 import type { RegistryDatabase } from "./open.js";
-import {
-  advisories,
-  auditLog,
-  deprecations,
-  downloadCounts,
-  owners,
-  packageOwners,
-  packages,
-  scopeOwners,
-  tokens,
-  versions,
-  yanks,
-} from "./schema.js";
+import type { tokens } from "./schema.js";
 import { prepareStatements, type Statements } from "./statements.js";
+import { versionRecord } from "./version-rows.js";
 
 /**
  * RegistryStore over one better-sqlite3 connection: the only module that talks to the database.
@@ -43,6 +32,7 @@ import { prepareStatements, type Statements } from "./statements.js";
  */
 export class SqliteStore implements RegistryStore {
   private readonly q: Statements;
+  private readonly packageListeners: Array<(name: string) => void> = [];
 
   constructor(private readonly db: RegistryDatabase) {
     this.q = prepareStatements(db);
@@ -53,24 +43,21 @@ export class SqliteStore implements RegistryStore {
   }
 
   async isEmpty(): Promise<boolean> {
-    return this.db.select({ id: tokens.id }).from(tokens).limit(1).all().length === 0;
+    return this.q.anyToken.get() === undefined;
   }
 
   async createToken(token: NewToken, actor: Actor): Promise<TokenRecord> {
     return this.transaction(() => {
       const ownerId = this.ownerIdOrCreate(token.owner, token.createdAt);
-      this.db
-        .insert(tokens)
-        .values({
-          id: token.id,
-          ownerId,
-          hash: token.hash,
-          scope: token.scope,
-          description: token.description,
-          createdAt: token.createdAt,
-          expiresAt: token.expiresAt,
-        })
-        .run();
+      this.q.insertToken.run({
+        id: token.id,
+        ownerId,
+        hash: token.hash,
+        scope: token.scope,
+        description: token.description,
+        createdAt: token.createdAt,
+        expiresAt: token.expiresAt,
+      });
       this.audit(token.createdAt, actor, "token.create", token.id, {
         owner: token.owner,
         scope: token.scope,
@@ -91,23 +78,13 @@ export class SqliteStore implements RegistryStore {
   }
 
   async listTokens(owner?: string): Promise<TokenRecord[]> {
-    const rows = this.db
-      .select({ token: tokens, owner: owners.name })
-      .from(tokens)
-      .innerJoin(owners, eq(owners.id, tokens.ownerId))
-      .where(owner === undefined ? undefined : eq(owners.name, owner))
-      .orderBy(desc(tokens.createdAt), desc(sql`${tokens}.rowid`))
-      .all();
+    const rows = owner === undefined ? this.q.allTokens.all() : this.q.tokensOfOwner.all({ owner });
     return rows.map((row) => tokenRecord(row.token, row.owner));
   }
 
   async revokeToken(id: string, at: string, actor: Actor): Promise<TokenRecord | undefined> {
     return this.transaction(() => {
-      const changed = this.db
-        .update(tokens)
-        .set({ revokedAt: at })
-        .where(and(eq(tokens.id, id), sql`${tokens.revokedAt} IS NULL`))
-        .run();
+      const changed = this.q.revokeToken.run({ id, at });
       if (changed.changes > 0) this.audit(at, actor, "token.revoke", id);
       return this.tokenWithId(id);
     });
@@ -130,12 +107,25 @@ export class SqliteStore implements RegistryStore {
   }
 
   async listVersions(packageId: number): Promise<VersionRecord[]> {
-    return this.q.versionsOfPackage.all({ packageId }).map(versionRecord);
+    return this.q.versionsOfPackage.all(packageId).map(versionRecord);
   }
 
   async getVersion(name: string, version: string): Promise<VersionRecord | undefined> {
-    const row = this.q.versionByName.get({ name, version });
+    const row = this.q.versionByName.get(name, version);
     return row ? versionRecord(row) : undefined;
+  }
+
+  async findTarball(name: string, version: string): Promise<TarballRecord | undefined> {
+    return this.q.tarballOf.get(name, version);
+  }
+
+  onPackageChange(listener: (name: string) => void): void {
+    this.packageListeners.push(listener);
+  }
+
+  /** Tells the listeners, after the commit: a copy made from the old rows must not outlive it. */
+  private changed(names: Iterable<string>): void {
+    for (const name of new Set(names)) for (const listener of this.packageListeners) listener(name);
   }
 
   async rightsFacts(name: string): Promise<RightsFacts> {
@@ -146,7 +136,9 @@ export class SqliteStore implements RegistryStore {
     items: readonly NewVersion[],
     authorize: (facts: RightsFacts, item: NewVersion) => void,
   ): Promise<VersionRecord[]> {
-    return this.transaction(() => items.map((item) => this.insertVersion(item, authorize)));
+    const records = this.transaction(() => items.map((item) => this.insertVersion(item, authorize)));
+    this.changed(records.map((record) => record.name));
+    return records;
   }
 
   private insertVersion(item: NewVersion, authorize: (facts: RightsFacts, item: NewVersion) => void) {
@@ -183,16 +175,16 @@ export class SqliteStore implements RegistryStore {
   }
 
   private createPackage(item: NewVersion, ownerId: number): number {
-    const { id } = this.db
-      .insert(packages)
-      .values({ name: item.name, skeleton: nameSkeleton(item.name), createdAt: item.publishedAt })
-      .returning({ id: packages.id })
-      .get();
-    this.db.insert(packageOwners).values({ packageId: id, ownerId, addedAt: item.publishedAt }).run();
+    const { id } = this.q.insertPackage.get({
+      name: item.name,
+      skeleton: nameSkeleton(item.name),
+      createdAt: item.publishedAt,
+    }) as { id: number };
+    this.q.insertPackageOwner.run({ packageId: id, ownerId, addedAt: item.publishedAt });
     this.audit(item.publishedAt, item.publisher, "package.create", item.name);
     const scope = scopeOf(item.name);
     if (scope && this.scopeOwnerNames(scope).length === 0) {
-      this.db.insert(scopeOwners).values({ scope, ownerId, addedAt: item.publishedAt }).run();
+      this.q.insertScopeOwner.run({ scope, ownerId, addedAt: item.publishedAt });
       this.audit(item.publishedAt, item.publisher, "scope.claim", scope);
     }
     return id;
@@ -205,12 +197,12 @@ export class SqliteStore implements RegistryStore {
     at: string,
     actor: Actor,
   ): Promise<VersionRecord> {
-    return this.transaction(() => {
+    const record = this.transaction(() => {
       const found = this.requireVersion(name, version);
-      const removed = this.db.delete(yanks).where(eq(yanks.versionId, found.id)).run().changes;
+      const removed = this.q.deleteYank.run({ versionId: found.id }).changes;
       if (reason !== null) {
         const ownerId = this.requireOwner(actor.owner);
-        this.db.insert(yanks).values({ versionId: found.id, reason, yankedAt: at, ownerId }).run();
+        this.q.insertYank.run({ versionId: found.id, reason, at, ownerId });
         this.audit(at, actor, "version.yank", `${name}@${version}`, { reason });
       } else if (removed > 0) {
         this.audit(at, actor, "version.unyank", `${name}@${version}`);
@@ -218,6 +210,8 @@ export class SqliteStore implements RegistryStore {
       this.refreshSearchRow(found.packageId);
       return this.versionById(found.id);
     });
+    this.changed([record.name]);
+    return record;
   }
 
   async setDeprecation(
@@ -227,21 +221,20 @@ export class SqliteStore implements RegistryStore {
     at: string,
     actor: Actor,
   ): Promise<VersionRecord> {
-    return this.transaction(() => {
+    const record = this.transaction(() => {
       const found = this.requireVersion(name, version);
-      const removed = this.db.delete(deprecations).where(eq(deprecations.versionId, found.id)).run().changes;
+      const removed = this.q.deleteDeprecation.run({ versionId: found.id }).changes;
       if (message !== null) {
         const ownerId = this.requireOwner(actor.owner);
-        this.db
-          .insert(deprecations)
-          .values({ versionId: found.id, message, deprecatedAt: at, ownerId })
-          .run();
+        this.q.insertDeprecation.run({ versionId: found.id, message, at, ownerId });
         this.audit(at, actor, "version.deprecate", `${name}@${version}`, { message });
       } else if (removed > 0) {
         this.audit(at, actor, "version.undeprecate", `${name}@${version}`);
       }
       return this.versionById(found.id);
     });
+    this.changed([record.name]);
+    return record;
   }
 
   async packageOwners(name: string): Promise<string[] | undefined> {
@@ -301,13 +294,8 @@ export class SqliteStore implements RegistryStore {
         kind: "package",
         subject: target.package,
         current: this.packageOwnerNames(packageId),
-        add: (ownerId: number) =>
-          this.db.insert(packageOwners).values({ packageId, ownerId, addedAt: at }).run(),
-        remove: (ownerId: number) =>
-          this.db
-            .delete(packageOwners)
-            .where(and(eq(packageOwners.packageId, packageId), eq(packageOwners.ownerId, ownerId)))
-            .run(),
+        add: (ownerId: number) => this.q.insertPackageOwner.run({ packageId, ownerId, addedAt: at }),
+        remove: (ownerId: number) => this.q.deletePackageOwner.run({ packageId, ownerId }),
       };
     }
     const { scope } = target;
@@ -315,41 +303,19 @@ export class SqliteStore implements RegistryStore {
       kind: "scope",
       subject: scope,
       current: this.scopeOwnerNames(scope),
-      add: (ownerId: number) => this.db.insert(scopeOwners).values({ scope, ownerId, addedAt: at }).run(),
-      remove: (ownerId: number) =>
-        this.db
-          .delete(scopeOwners)
-          .where(and(eq(scopeOwners.scope, scope), eq(scopeOwners.ownerId, ownerId)))
-          .run(),
+      add: (ownerId: number) => this.q.insertScopeOwner.run({ scope, ownerId, addedAt: at }),
+      remove: (ownerId: number) => this.q.deleteScopeOwner.run({ scope, ownerId }),
     };
   }
 
   async search(match: string, limit: number, offset: number): Promise<SearchPage> {
-    type Row = { name: string; description: string; keywords: string; version: string; downloads: number };
-    const columns = sql`s.name AS name, s.description AS description, s.keywords AS keywords, s.version AS version, p.downloads AS downloads`;
-    let rows: Row[];
-    let total: number;
-    if (match === "") {
-      rows = this.db.all<Row>(
-        sql`SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
-            ORDER BY p.downloads DESC, s.name LIMIT ${limit} OFFSET ${offset}`,
-      );
-      total = this.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM package_search`)?.n ?? 0;
-    } else {
-      // Weights: a hit in the name counts most, then keywords, then the description.
-      rows = this.db.all<Row>(
-        sql`SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
-            WHERE package_search MATCH ${match}
-            ORDER BY bm25(package_search, 10.0, 2.0, 5.0), p.downloads DESC, s.name
-            LIMIT ${limit} OFFSET ${offset}`,
-      );
-      total =
-        this.db.get<{ n: number }>(
-          sql`SELECT count(*) AS n FROM package_search WHERE package_search MATCH ${match}`,
-        )?.n ?? 0;
-    }
+    const rows =
+      match === ""
+        ? this.q.everyPackage.all(limit, offset)
+        : this.q.matchingPackages.all(match, limit, offset);
+    const total = match === "" ? this.q.countEveryPackage.get() : this.q.countMatchingPackages.get(match);
     return {
-      total,
+      total: total?.n ?? 0,
       results: rows.map((row) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] })),
     };
   }
@@ -358,19 +324,8 @@ export class SqliteStore implements RegistryStore {
     if (counts.length === 0) return;
     this.transaction(() => {
       for (const { versionId, day, count } of counts) {
-        this.db
-          .insert(downloadCounts)
-          .values({ versionId, day, count })
-          .onConflictDoUpdate({
-            target: [downloadCounts.versionId, downloadCounts.day],
-            set: { count: sql`${downloadCounts.count} + ${count}` },
-          })
-          .run();
-        this.db
-          .update(packages)
-          .set({ downloads: sql`${packages.downloads} + ${count}` })
-          .where(eq(packages.id, sql`(SELECT package_id FROM versions WHERE id = ${versionId})`))
-          .run();
+        this.q.addVersionDownloads.run(versionId, day, count);
+        this.q.addPackageDownloads.run(count, versionId);
       }
     });
   }
@@ -378,11 +333,7 @@ export class SqliteStore implements RegistryStore {
   async createAdvisory(advisory: NewAdvisory, actor: Actor): Promise<AdvisoryRecord> {
     return this.transaction(() => {
       const createdBy = this.requireOwner(actor.owner);
-      const { id } = this.db
-        .insert(advisories)
-        .values({ ...advisory, createdBy })
-        .returning({ id: advisories.id })
-        .get();
+      const { id } = this.q.insertAdvisory.get({ ...advisory, createdBy }) as { id: number };
       this.audit(advisory.createdAt, actor, "advisory.create", advisory.packageName, {
         id,
         range: advisory.range,
@@ -394,39 +345,20 @@ export class SqliteStore implements RegistryStore {
 
   async advisoriesFor(names: readonly string[]): Promise<AdvisoryRecord[]> {
     if (names.length === 0) return [];
-    const rows = this.db
-      .select({ advisory: advisories, createdBy: owners.name })
-      .from(advisories)
-      .innerJoin(owners, eq(owners.id, advisories.createdBy))
-      .where(inArray(advisories.packageName, [...names]))
-      .orderBy(advisories.id)
-      .all();
+    const rows = this.q.advisoriesOfNames.all({ names: JSON.stringify(names) });
     return rows.map(({ advisory, createdBy }) => ({ ...advisory, createdBy }));
   }
 
   async listAudit(limit: number, offset: number): Promise<AuditRecord[]> {
-    return this.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).offset(offset).all();
+    return this.q.auditPage.all({ limit, offset });
   }
 
   async storedIntegrities(): Promise<Set<string>> {
-    return new Set(
-      this.db
-        .selectDistinct({ integrity: versions.integrity })
-        .from(versions)
-        .all()
-        .map((row) => row.integrity),
-    );
+    return new Set(this.q.storedIntegrities.all().map((row) => row.integrity));
   }
 
   async hasIntegrity(integrity: string): Promise<boolean> {
-    return (
-      this.db
-        .select({ id: versions.id })
-        .from(versions)
-        .where(eq(versions.integrity, integrity))
-        .limit(1)
-        .get() !== undefined
-    );
+    return this.q.versionWithIntegrity.get({ integrity }) !== undefined;
   }
 
   async close(): Promise<void> {
@@ -438,11 +370,8 @@ export class SqliteStore implements RegistryStore {
     const scope = scopeOf(name);
     const confusable = found
       ? []
-      : this.db
-          .select({ id: packages.id, name: packages.name })
-          .from(packages)
-          .where(eq(packages.skeleton, nameSkeleton(name)))
-          .all()
+      : this.q.packagesWithSkeleton
+          .all({ skeleton: nameSkeleton(name) })
           .map((other) => ({ name: other.name, owners: this.packageOwnerNames(other.id) }));
     return {
       name,
@@ -453,12 +382,7 @@ export class SqliteStore implements RegistryStore {
   }
 
   private tokenWithId(id: string): TokenRecord | undefined {
-    const row = this.db
-      .select({ token: tokens, owner: owners.name })
-      .from(tokens)
-      .innerJoin(owners, eq(owners.id, tokens.ownerId))
-      .where(eq(tokens.id, id))
-      .get();
+    const row = this.q.tokenById.get({ id });
     return row ? tokenRecord(row.token, row.owner) : undefined;
   }
 
@@ -477,7 +401,7 @@ export class SqliteStore implements RegistryStore {
   private ownerIdOrCreate(name: string, at: string): number {
     const existing = this.ownerId(name);
     if (existing !== undefined) return existing;
-    return this.db.insert(owners).values({ name, createdAt: at }).returning({ id: owners.id }).get().id;
+    return (this.q.insertOwner.get({ name, createdAt: at }) as { id: number }).id;
   }
 
   private requireOwner(name: string): number {
@@ -487,17 +411,17 @@ export class SqliteStore implements RegistryStore {
   }
 
   private requireVersion(name: string, version: string): { id: number; packageId: number } {
-    const row = this.q.versionByName.get({ name, version });
+    const row = this.q.versionByName.get(name, version);
     if (!row) {
       throw this.q.packageByName.get({ name })
         ? new RegistryError("REG_ERR_VERSION_NOT_FOUND", `${name} has no version ${version}`)
         : new RegistryError("REG_ERR_PACKAGE_NOT_FOUND", `there is no package ${name}`);
     }
-    return { id: row.v.id, packageId: row.v.packageId };
+    return { id: row.id, packageId: row.packageId };
   }
 
   private versionById(id: number): VersionRecord {
-    const row = this.q.versionWithId.get({ id });
+    const row = this.q.versionWithId.get(id);
     if (!row) throw new Error(`version row ${id} vanished inside its own transaction`);
     return versionRecord(row);
   }
@@ -543,38 +467,4 @@ export class SqliteStore implements RegistryStore {
 function tokenRecord(token: typeof tokens.$inferSelect, owner: string): TokenRecord {
   const { id, scope, description, createdAt, expiresAt, revokedAt } = token;
   return { id, owner, scope, description, createdAt, expiresAt, revokedAt };
-}
-
-interface VersionRow {
-  v: typeof versions.$inferSelect;
-  name: string;
-  publishedBy: string;
-  yank: typeof yanks.$inferSelect | null;
-  yankedBy: string | null;
-  deprecation: typeof deprecations.$inferSelect | null;
-  deprecatedBy: string | null;
-}
-
-function versionRecord(row: VersionRow): VersionRecord {
-  const { v } = row;
-  return {
-    id: v.id,
-    name: row.name,
-    version: v.version,
-    prerelease: v.prerelease,
-    integrity: v.integrity,
-    size: v.size,
-    manifest: v.manifest,
-    capabilities: v.capabilities,
-    effects: v.effects,
-    readme: v.readme,
-    publishedAt: v.publishedAt,
-    publishedBy: row.publishedBy,
-    signature: v.signature,
-    keyId: v.keyId,
-    yanked: row.yank ? { reason: row.yank.reason, at: row.yank.yankedAt, by: row.yankedBy ?? "" } : null,
-    deprecated: row.deprecation
-      ? { message: row.deprecation.message, at: row.deprecation.deprecatedAt, by: row.deprecatedBy ?? "" }
-      : null,
-  };
 }

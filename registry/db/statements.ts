@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
-import { and, eq, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { RegistryDatabase } from "./open.js";
+import { prepareRaw } from "./raw-statement.js";
 import {
+  advisories,
   auditLog,
   deprecations,
   owners,
@@ -13,48 +14,138 @@ import {
   versions,
   yanks,
 } from "./schema.js";
-
-const publisher = alias(owners, "publisher");
-const yanker = alias(owners, "yanker");
-const deprecator = alias(owners, "deprecator");
+import { prepareVersionStatements } from "./version-rows.js";
 
 const p = sql.placeholder;
 
-/** A version row with its package name, publisher, yank and deprecation. */
-export function versionQuery(db: RegistryDatabase) {
-  return db
-    .select({
-      v: versions,
-      name: packages.name,
-      publishedBy: publisher.name,
-      yank: yanks,
-      yankedBy: yanker.name,
-      deprecation: deprecations,
-      deprecatedBy: deprecator.name,
-    })
-    .from(versions)
-    .innerJoin(packages, eq(packages.id, versions.packageId))
-    .innerJoin(publisher, eq(publisher.id, versions.publishedBy))
-    .leftJoin(yanks, eq(yanks.versionId, versions.id))
-    .leftJoin(yanker, eq(yanker.id, yanks.ownerId))
-    .leftJoin(deprecations, eq(deprecations.versionId, versions.id))
-    .leftJoin(deprecator, eq(deprecator.id, deprecations.ownerId));
-}
-
 /**
- * The statements on the hot paths (every authenticated request, every metadata read, every
- * publish), prepared once: preparing a statement costs more than running it. FTS5 statements are
- * raw SQL, since drizzle does not model virtual tables.
+ * Every statement the store runs, prepared once when the store opens: preparing a statement costs
+ * more than running it. Most are built with drizzle; the version rows, search and download counts
+ * are raw SQL on the hot paths (drizzle maps each row through nested objects, a fifth of a
+ * metadata read), and FTS5 is raw since drizzle does not model virtual tables.
  */
 export function prepareStatements(db: RegistryDatabase) {
   const client = db.$client;
   return {
-    tokenByHash: db
+    ...prepareVersionStatements(client),
+    ...tokenStatements(db),
+    ...ownerStatements(db),
+    ...packageStatements(db),
+    ...searchStatements(client),
+    ...downloadStatements(client),
+    ...advisoryStatements(db),
+    insertAudit: db
+      .insert(auditLog)
+      .values({
+        at: p("at"),
+        actor: p("actor"),
+        tokenId: p("tokenId"),
+        action: p("action"),
+        subject: p("subject"),
+        details: p("details"),
+      })
+      .prepare(),
+    auditPage: db
+      .select()
+      .from(auditLog)
+      .orderBy(desc(auditLog.id))
+      .limit(p("limit"))
+      .offset(p("offset"))
+      .prepare(),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;
+
+function tokenStatements(db: RegistryDatabase) {
+  const withOwner = () =>
+    db
       .select({ token: tokens, owner: owners.name })
       .from(tokens)
-      .innerJoin(owners, eq(owners.id, tokens.ownerId))
+      .innerJoin(owners, eq(owners.id, tokens.ownerId));
+  const newestFirst = [desc(tokens.createdAt), desc(sql`${tokens}.rowid`)];
+  return {
+    anyToken: db.select({ id: tokens.id }).from(tokens).limit(1).prepare(),
+    tokenByHash: withOwner()
       .where(eq(tokens.hash, p("hash")))
       .prepare(),
+    tokenById: withOwner()
+      .where(eq(tokens.id, p("id")))
+      .prepare(),
+    allTokens: withOwner()
+      .orderBy(...newestFirst)
+      .prepare(),
+    tokensOfOwner: withOwner()
+      .where(eq(owners.name, p("owner")))
+      .orderBy(...newestFirst)
+      .prepare(),
+    insertToken: db
+      .insert(tokens)
+      .values({
+        id: p("id"),
+        ownerId: p("ownerId"),
+        hash: p("hash"),
+        scope: p("scope"),
+        description: p("description"),
+        createdAt: p("createdAt"),
+        expiresAt: p("expiresAt"),
+      })
+      .prepare(),
+    revokeToken: db
+      .update(tokens)
+      .set({ revokedAt: sql`${p("at")}` })
+      .where(and(eq(tokens.id, p("id")), sql`${tokens.revokedAt} IS NULL`))
+      .prepare(),
+  };
+}
+
+function ownerStatements(db: RegistryDatabase) {
+  return {
+    ownerIdByName: db
+      .select({ id: owners.id })
+      .from(owners)
+      .where(eq(owners.name, p("name")))
+      .prepare(),
+    insertOwner: db
+      .insert(owners)
+      .values({ name: p("name"), createdAt: p("createdAt") })
+      .returning({ id: owners.id })
+      .prepare(),
+    ownersOfPackage: db
+      .select({ name: owners.name })
+      .from(packageOwners)
+      .innerJoin(owners, eq(owners.id, packageOwners.ownerId))
+      .where(eq(packageOwners.packageId, p("packageId")))
+      .orderBy(owners.name)
+      .prepare(),
+    ownersOfScope: db
+      .select({ name: owners.name })
+      .from(scopeOwners)
+      .innerJoin(owners, eq(owners.id, scopeOwners.ownerId))
+      .where(eq(scopeOwners.scope, p("scope")))
+      .orderBy(owners.name)
+      .prepare(),
+    insertPackageOwner: db
+      .insert(packageOwners)
+      .values({ packageId: p("packageId"), ownerId: p("ownerId"), addedAt: p("addedAt") })
+      .prepare(),
+    deletePackageOwner: db
+      .delete(packageOwners)
+      .where(and(eq(packageOwners.packageId, p("packageId")), eq(packageOwners.ownerId, p("ownerId"))))
+      .prepare(),
+    insertScopeOwner: db
+      .insert(scopeOwners)
+      .values({ scope: p("scope"), ownerId: p("ownerId"), addedAt: p("addedAt") })
+      .prepare(),
+    deleteScopeOwner: db
+      .delete(scopeOwners)
+      .where(and(eq(scopeOwners.scope, p("scope")), eq(scopeOwners.ownerId, p("ownerId"))))
+      .prepare(),
+  };
+}
+
+function packageStatements(db: RegistryDatabase) {
+  return {
     packageByName: db
       .select({
         id: packages.id,
@@ -65,15 +156,15 @@ export function prepareStatements(db: RegistryDatabase) {
       .from(packages)
       .where(eq(packages.name, p("name")))
       .prepare(),
-    versionsOfPackage: versionQuery(db)
-      .where(eq(versions.packageId, p("packageId")))
-      .orderBy(versions.id)
+    packagesWithSkeleton: db
+      .select({ id: packages.id, name: packages.name })
+      .from(packages)
+      .where(eq(packages.skeleton, p("skeleton")))
       .prepare(),
-    versionByName: versionQuery(db)
-      .where(and(eq(packages.name, p("name")), eq(versions.version, p("version"))))
-      .prepare(),
-    versionWithId: versionQuery(db)
-      .where(eq(versions.id, p("id")))
+    insertPackage: db
+      .insert(packages)
+      .values({ name: p("name"), skeleton: p("skeleton"), createdAt: p("createdAt") })
+      .returning({ id: packages.id })
       .prepare(),
     versionIdOf: db
       .select({ id: versions.id })
@@ -96,25 +187,6 @@ export function prepareStatements(db: RegistryDatabase) {
       .from(versions)
       .where(eq(versions.id, p("id")))
       .prepare(),
-    ownerIdByName: db
-      .select({ id: owners.id })
-      .from(owners)
-      .where(eq(owners.name, p("name")))
-      .prepare(),
-    ownersOfPackage: db
-      .select({ name: owners.name })
-      .from(packageOwners)
-      .innerJoin(owners, eq(owners.id, packageOwners.ownerId))
-      .where(eq(packageOwners.packageId, p("packageId")))
-      .orderBy(owners.name)
-      .prepare(),
-    ownersOfScope: db
-      .select({ name: owners.name })
-      .from(scopeOwners)
-      .innerJoin(owners, eq(owners.id, scopeOwners.ownerId))
-      .where(eq(scopeOwners.scope, p("scope")))
-      .orderBy(owners.name)
-      .prepare(),
     insertVersion: db
       .insert(versions)
       .values({
@@ -134,24 +206,111 @@ export function prepareStatements(db: RegistryDatabase) {
       })
       .returning({ id: versions.id })
       .prepare(),
-    insertAudit: db
-      .insert(auditLog)
+    storedIntegrities: db.selectDistinct({ integrity: versions.integrity }).from(versions).prepare(),
+    versionWithIntegrity: db
+      .select({ id: versions.id })
+      .from(versions)
+      .where(eq(versions.integrity, p("integrity")))
+      .limit(1)
+      .prepare(),
+    deleteYank: db
+      .delete(yanks)
+      .where(eq(yanks.versionId, p("versionId")))
+      .prepare(),
+    insertYank: db
+      .insert(yanks)
+      .values({ versionId: p("versionId"), reason: p("reason"), yankedAt: p("at"), ownerId: p("ownerId") })
+      .prepare(),
+    deleteDeprecation: db
+      .delete(deprecations)
+      .where(eq(deprecations.versionId, p("versionId")))
+      .prepare(),
+    insertDeprecation: db
+      .insert(deprecations)
       .values({
-        at: p("at"),
-        actor: p("actor"),
-        tokenId: p("tokenId"),
-        action: p("action"),
-        subject: p("subject"),
-        details: p("details"),
+        versionId: p("versionId"),
+        message: p("message"),
+        deprecatedAt: p("at"),
+        ownerId: p("ownerId"),
       })
       .prepare(),
-    deleteSearchRow: client.prepare("DELETE FROM package_search WHERE rowid = ?") as Database.Statement<
-      [number]
-    >,
-    insertSearchRow: client.prepare(
-      "INSERT INTO package_search (rowid, name, description, keywords, version) VALUES (?, ?, ?, ?, ?)",
-    ) as Database.Statement<[number, string, string, string, string]>,
   };
 }
 
-export type Statements = ReturnType<typeof prepareStatements>;
+/** A search hit as the statements return it; keywords are the JSON text of the index row. */
+export interface SearchRow {
+  name: string;
+  description: string;
+  keywords: string;
+  version: string;
+  downloads: number;
+}
+
+function searchStatements(client: Database.Database) {
+  const columns = `s.name AS name, s.description AS description, s.keywords AS keywords,
+    s.version AS version, p.downloads AS downloads`;
+  return {
+    deleteSearchRow: prepareRaw<[number]>(client, "DELETE FROM package_search WHERE rowid = ?"),
+    insertSearchRow: prepareRaw<[number, string, string, string, string]>(
+      client,
+      "INSERT INTO package_search (rowid, name, description, keywords, version) VALUES (?, ?, ?, ?, ?)",
+    ),
+    everyPackage: prepareRaw<[number, number], SearchRow>(
+      client,
+      `SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
+       ORDER BY p.downloads DESC, s.name LIMIT ? OFFSET ?`,
+    ),
+    countEveryPackage: prepareRaw<[], { n: number }>(client, "SELECT count(*) AS n FROM package_search"),
+    // Weights: a hit in the name counts most, then keywords, then the description.
+    matchingPackages: prepareRaw<[string, number, number], SearchRow>(
+      client,
+      `SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
+       WHERE package_search MATCH ?
+       ORDER BY bm25(package_search, 10.0, 2.0, 5.0), p.downloads DESC, s.name
+       LIMIT ? OFFSET ?`,
+    ),
+    countMatchingPackages: prepareRaw<[string], { n: number }>(
+      client,
+      "SELECT count(*) AS n FROM package_search WHERE package_search MATCH ?",
+    ),
+  };
+}
+
+function downloadStatements(client: Database.Database) {
+  return {
+    addVersionDownloads: prepareRaw<[number, string, number]>(
+      client,
+      `INSERT INTO download_counts (version_id, day, count) VALUES (?, ?, ?)
+       ON CONFLICT (version_id, day) DO UPDATE SET count = count + excluded.count`,
+    ),
+    addPackageDownloads: prepareRaw<[number, number]>(
+      client,
+      "UPDATE packages SET downloads = downloads + ? WHERE id = (SELECT package_id FROM versions WHERE id = ?)",
+    ),
+  };
+}
+
+function advisoryStatements(db: RegistryDatabase) {
+  return {
+    insertAdvisory: db
+      .insert(advisories)
+      .values({
+        packageName: p("packageName"),
+        range: p("range"),
+        severity: p("severity"),
+        text: p("text"),
+        createdAt: p("createdAt"),
+        createdBy: p("createdBy"),
+      })
+      .returning({ id: advisories.id })
+      .prepare(),
+    // The names arrive as one JSON array, so one statement serves any number of them.
+    advisoriesOfNames: db
+      .select({ advisory: advisories, createdBy: owners.name })
+      .from(advisories)
+      .innerJoin(owners, eq(owners.id, advisories.createdBy))
+      .where(inArray(advisories.packageName, sql`(SELECT value FROM json_each(${p("names")}))`))
+      .orderBy(advisories.id)
+      .prepare(),
+  };
+}

@@ -10,7 +10,11 @@ const searchQuery = z.object({
   ...pageQuery,
 });
 
-/** GET /v1/search: full text over name, description and keywords, best match first, then most downloaded. */
+/**
+ * GET /v1/search: full text over name, description and keywords, best match first, then most
+ * downloaded. A read only: it ranks by the download counts written so far (DownloadCounter writes
+ * them once per flush interval) and never writes them itself.
+ */
 export function searchRoute(app: FastifyInstance, { ctx }: RouteDeps): void {
   app.get(
     "/v1/search",
@@ -23,7 +27,6 @@ export function searchRoute(app: FastifyInstance, { ctx }: RouteDeps): void {
     },
     async (request) => {
       const { q, limit, offset } = request.query as z.output<typeof searchQuery>;
-      await ctx.downloads.flush();
       const page = await ctx.store.search(ftsQuery(q), limit, offset);
       return { ...page, limit, offset };
     },
