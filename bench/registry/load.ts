@@ -1,4 +1,5 @@
 import { Agent, request } from "node:http";
+import { processCpuMicros } from "./process-cpu.js";
 
 /**
  * The load generator both registries get: a fixed number of keep-alive connections, each sending
@@ -18,6 +19,8 @@ export interface LoadOptions {
   port: number;
   connections: number;
   warmupMs: number;
+  /** The warm-up also lasts until this many calls were sent (a read warm-up that visits every package once). */
+  warmupCalls?: number;
   durationMs: number;
   /** Send at most this many calls, warm-up included (a publish uses up a prepared version). */
   maxCalls?: number;
@@ -33,6 +36,8 @@ export interface LoadOptions {
   ok: (status: number) => boolean;
   /** Stops sending (Ctrl-C): the servers are going away. */
   signal?: AbortSignal;
+  /** The server's pid: its CPU time over the measured window is divided by the calls measured. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -44,6 +49,11 @@ export interface LoadResult {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /**
+   * Server CPU (user + system) per measured call, in µs: what the server itself spends, which the
+   * shared generator cannot distort the way it caps req/s. NaN without a pid.
+   */
+  serverCpuMicros: number;
 }
 
 export interface Answer {
@@ -103,9 +113,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let errors = 0;
   let firstError: string | undefined;
   const start = performance.now();
-  const measureFrom = start + options.warmupMs;
-  const stopAt = measureFrom + options.durationMs;
-  const hardStopAt = stopAt + (options.overtimeMs ?? 0);
+  const warmupCalls = options.warmupCalls ?? 0;
+  // With a count warm-up, nothing is measured (and nothing stops) until the count is reached.
+  let measureFrom = warmupCalls > 0 ? Number.POSITIVE_INFINITY : start + options.warmupMs;
+  let stopAt = measureFrom + options.durationMs;
+  let hardStopAt = stopAt + (options.overtimeMs ?? 0);
+  let cpuAtStart: number | undefined;
+  const beginMeasuring = () => {
+    if (options.serverPid) cpuAtStart = processCpuMicros(options.serverPid);
+  };
+  let cpuTimer: NodeJS.Timeout | undefined;
+  if (warmupCalls === 0) cpuTimer = setTimeout(beginMeasuring, options.warmupMs);
   const maxCalls = options.maxCalls ?? Number.POSITIVE_INFINITY;
   const minCalls = options.minCalls ?? 0;
   const goOn = () => {
@@ -116,6 +134,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const connection = async () => {
     while (goOn()) {
+      if (warmupCalls > 0 && next === warmupCalls) {
+        // The count warm-up ended: measuring starts now, or at the time warm-up's end if that is later.
+        measureFrom = Math.max(performance.now(), start + options.warmupMs);
+        stopAt = measureFrom + options.durationMs;
+        hardStopAt = stopAt + (options.overtimeMs ?? 0);
+        cpuTimer = setTimeout(beginMeasuring, Math.max(0, measureFrom - performance.now()));
+      }
       const call = options.call(next++);
       const sent = performance.now();
       let failure: string | undefined;
@@ -137,8 +162,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   try {
     await Promise.all(Array.from({ length: options.connections }, connection));
   } finally {
+    clearTimeout(cpuTimer);
     agent.destroy();
   }
+  const cpuAtEnd = options.serverPid ? processCpuMicros(options.serverPid) : undefined;
+  const measured = latencies.length + errors;
+  const serverCpuMicros =
+    cpuAtStart !== undefined && cpuAtEnd !== undefined && measured > 0
+      ? (cpuAtEnd - cpuAtStart) / measured
+      : Number.NaN;
   const elapsedMs = Math.max(performance.now() - measureFrom, 1);
   latencies.sort((a, b) => a - b);
   return {
@@ -149,6 +181,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     perSecond: (latencies.length / elapsedMs) * 1000,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
+    serverCpuMicros,
   };
 }
 

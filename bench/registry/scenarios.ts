@@ -52,11 +52,16 @@ export async function measurePeers(
   const { corpus, queries, publishes } = work;
   const at = (i: number) => corpus[(i * stride) % corpus.length] as PackedVersion[];
   const common = { warmupMs, durationMs, signal };
+  const server = (peer: Peer) => ({ port: peer.server.port, serverPid: peer.server.pid });
+  // Reads warm up until each document (or as many tarballs as there are versions) was asked for
+  // once: a registry serves the same bytes again and again, and a cold first pass is not its steady state.
+  const versionCount = corpus.reduce((sum, versions) => sum + versions.length, 0);
   const scenarios = {
     metadata: (peer: Peer) =>
       runLoad({
         ...common,
-        port: peer.server.port,
+        ...server(peer),
+        warmupCalls: corpus.length,
         connections: readConnections,
         call: (i) => ({ method: "GET", path: peer.metadataPath((at(i)[0] as PackedVersion).pkg.name) }),
         ok: ok200,
@@ -64,7 +69,8 @@ export async function measurePeers(
     tarball: (peer: Peer) =>
       runLoad({
         ...common,
-        port: peer.server.port,
+        ...server(peer),
+        warmupCalls: versionCount,
         connections: readConnections,
         call: (i) => {
           const versions = at(i);

@@ -16,8 +16,8 @@ import {
 interface Row {
   label: string;
   pick: (results: ScenarioResults) => number;
-  /** Throughput rows: more is better. Latency rows: less is better. */
-  kind: "rate" | "latency";
+  /** Throughput rows: more is better. Latency and CPU rows: less is better. */
+  kind: "rate" | "latency" | "cpu";
   goal?: { text: string; met: (ours: number, peer: number) => boolean };
 }
 
@@ -30,10 +30,22 @@ const rows: Row[] = [
   },
   { label: "metadata GET p99", pick: (r) => r.metadata.p99Ms, kind: "latency" },
   {
+    label: "metadata server CPU/req",
+    pick: (r) => r.metadata.serverCpuMicros,
+    kind: "cpu",
+    goal: { text: "(>= 10x)", met: (ours, peer) => peer >= 10 * ours },
+  },
+  {
     label: "tarball GET req/s",
     pick: (r) => r.tarball.perSecond,
     kind: "rate",
     goal: { text: ">= 5x", met: (ours, peer) => ours >= 5 * peer },
+  },
+  {
+    label: "tarball server CPU/req",
+    pick: (r) => r.tarball.serverCpuMicros,
+    kind: "cpu",
+    goal: { text: "(>= 5x)", met: (ours, peer) => peer >= 5 * ours },
   },
   {
     label: "search p50",
@@ -53,6 +65,7 @@ const rows: Row[] = [
 function formatValue(value: number, kind: Row["kind"]): string {
   if (!Number.isFinite(value)) return "-";
   if (kind === "rate") return `${Math.round(value).toLocaleString("en-US")}/s`;
+  if (kind === "cpu") return `${Math.round(value)} µs`;
   return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 }
 
@@ -90,15 +103,17 @@ export function footerLines(
   const names = Object.keys(ours) as Array<keyof ScenarioResults>;
   const counts = names.map((name) => `${name} ${ours[name].calls}/${peer[name].calls}`).join(", ");
   const lines = [
-    `ratio: how many times hookyard is better (more req/s, or less latency). Each row: ${warmupMs / 1000} s warm-up, then` +
-      ` ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
+    `ratio: how many times hookyard is better (more req/s, or less latency). Each row: ${warmupMs / 1000} s warm-up` +
+      ` (for reads, also until each package document, or as many tarballs as there are versions, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
       ` search over ${searchConnections} connections, ${queryCount} queries mixing names, words and word pairs, going` +
       ` on past ${durationMs / 1000} s until ${searchMinCalls} answers (at most ${searchOvertimeMs / 1000} s more,` +
       " since Verdaccio reads every package per query); publish one at a time, a new version of a seeded package.",
     "The load generator is one Node process on the same cores as the server under test, the same for both peers:" +
       " the ratio is the fair number, absolute rates understate both servers. Against a bare node:http server" +
       ` answering ${ceilingBodyBytes.toLocaleString("en-US")} bytes it reaches ${formatValue(ceiling.perSecond, "rate")}` +
-      ` (p99 ${formatValue(ceiling.p99Ms, "latency")}): no server can score more here.`,
+      ` (p99 ${formatValue(ceiling.p99Ms, "latency")}): no server can score more here. The server CPU/req rows` +
+      " (user + system time of the server process over the measured window, from /proc, per call) show what each" +
+      " server spends when the generator caps req/s; their goal is the req/s row's ratio, in brackets.",
     "hookyard: buildRegistry as `hookyard registry serve` runs it (sqlite + blob dir), logs at warn, publish rate" +
       " limit raised for the bench; publish = PUT /v1/packages/:name/:version with a publish-scope bearer token." +
       " Verdaccio: local storage, no uplinks, logs at warn; publish as npm does after `npm adduser` (PUT /<name>" +
