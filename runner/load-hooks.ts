@@ -190,6 +190,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       skip({ name, code, file: entry.file, message: errorText(error) });
     }
   }
+  if (rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
   const dispatcher = new Dispatcher(rules, {
     logger,
     apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),

@@ -121,6 +121,25 @@ describe("sandbox engine through the test helper", () => {
     expect(applied.runs[0]?.effects).toEqual(["rewrite"]);
   });
 
+  it("a hook quarantined after three isolate failures is told once, then left out quietly", async () => {
+    const root = await workspace();
+    const file = await hookFile(
+      root,
+      "bomb",
+      "export default { on: { tool_before() { const keep = []; for (;;) keep.push(new Array(1e6).fill(1)); } } };",
+    );
+    const hook = await track(sandboxedHook(file, { root, limits: { memoryMb: 16 } }));
+    const statuses: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const outcome = await hook.run("tool_before", { tool: "bash", args: { command: "ls" } });
+      expect(outcome.verdict).toBe("allow");
+      statuses.push(outcome.runs[0]?.status ?? "none");
+    }
+    expect(statuses).toEqual(["error", "error", "error", "ok", "ok"]);
+    expect(hook.errors).toHaveLength(3);
+    expect(hook.warnings.filter((w) => /quarantined/.test(w))).toHaveLength(1);
+  });
+
   it("inline isolation gives the same answers", async () => {
     const root = await workspace();
     const hook = await track(
