@@ -1,10 +1,15 @@
 /**
  * The sandbox process: holds the isolates of community hooks, away from the agent's process, and
- * talks to its supervisor over the IPC channel only. Hook logs ride on answers; state calls go to
- * the parent, where the runner's HostServices live.
+ * talks to its supervisor over the IPC channel (and the progress file) only. Hook logs ride on
+ * answers; state calls go to the parent, where the runner's HostServices live.
+ *
+ * It imports the runtime (and isolated-vm with it) only once the supervisor's init arrives, and
+ * says it is ready after that: everything before is the bare cost of starting Node.
  */
-import { SandboxRuntime } from "../runtime/runtime.js";
-import type { RuntimeServices } from "../runtime/types.js";
+import type { SandboxRuntime } from "../runtime/runtime.js";
+import type { RunRequest, RuntimeServices } from "../runtime/types.js";
+import { BatchReport } from "./batch-report.js";
+import { ProgressWriter } from "./progress-file.js";
 import type { FromHost, ToHost } from "./protocol.js";
 
 const send = (message: FromHost): void => {
@@ -33,51 +38,64 @@ const services: RuntimeServices = {
   },
 };
 
+let booting: Promise<SandboxRuntime> | undefined;
+/** Set once booted, so that calls skip a promise hop. */
 let runtime: SandboxRuntime | undefined;
+let progress: ProgressWriter | undefined;
 
-function started(): SandboxRuntime {
-  if (!runtime) throw new Error("the sandbox process got a request before init");
-  return runtime;
+async function boot(init: Extract<ToHost, { t: "init" }>): Promise<SandboxRuntime> {
+  let created: SandboxRuntime;
+  try {
+    const { SandboxRuntime } = await import("../runtime/runtime.js");
+    created = new SandboxRuntime({
+      root: init.root,
+      auditFile: init.auditFile,
+      hosts: init.hosts,
+      services,
+      // isolated-vm says the process must not go on; dying lets the supervisor restart it clean.
+      onCatastrophicError: (text) => {
+        process.stderr.write(`hookyard sandbox: isolated-vm catastrophic error: ${text}\n`);
+        process.kill(process.pid, "SIGKILL");
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`hookyard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(78);
+  }
+  runtime = created;
+  send({ t: "ready" });
+  return created;
+}
+
+/** Runs `use` with the runtime, at once when it is booted, in arrival order while it boots. */
+function withRuntime(use: (ready: SandboxRuntime) => void): void {
+  if (runtime) use(runtime);
+  else if (booting) void booting.then(use);
+  else throw new Error("the sandbox process got a request before init");
+}
+
+function run(ready: SandboxRuntime, message: Extract<ToHost, { t: "run" }>): void {
+  const ids = message.hooks.map((hook) => {
+    if (typeof hook === "string") return hook;
+    ready.register(hook);
+    return hook.id;
+  });
+  const request: RunRequest = { point: message.point, ctxJson: message.ctx, outcome: message.outcome };
+  const report = new BatchReport(message.r, message.slot, progress, send);
+  void ready.run(request, ids, (answer, logs, last) => report.add(answer, logs, last));
 }
 
 process.on("message", (message: ToHost) => {
   switch (message.t) {
     case "init":
-      try {
-        runtime = new SandboxRuntime({
-          root: message.root,
-          auditFile: message.auditFile,
-          hosts: message.hosts,
-          services,
-          // isolated-vm says the process must not go on; dying lets the supervisor restart it clean.
-          onCatastrophicError: (text) => {
-            process.stderr.write(`hookyard sandbox: isolated-vm catastrophic error: ${text}\n`);
-            process.kill(process.pid, "SIGKILL");
-          },
-        });
-      } catch (error) {
-        process.stderr.write(`hookyard sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(78);
-      }
-      send({ t: "ready" });
+      progress = ProgressWriter.open(message.progressFd);
+      booting ??= boot(message);
       return;
-    case "run": {
-      const ready = started();
-      const ids = message.hooks.map((hook) => {
-        if (typeof hook === "string") return hook;
-        ready.register(hook);
-        return hook.id;
-      });
-      void ready.run(
-        { point: message.point, ctxJson: message.ctx, outcome: message.outcome },
-        ids,
-        (answer, logs, last) =>
-          send({ t: "answer", r: message.r, answer, ...(logs.length > 0 ? { logs } : {}), last }),
-      );
+    case "run":
+      withRuntime((ready) => run(ready, message));
       return;
-    }
     case "drop":
-      started().drop(message.id);
+      withRuntime((ready) => ready.drop(message.id));
       return;
     case "state": {
       const call = stateCalls.get(message.q);
@@ -87,7 +105,9 @@ process.on("message", (message: ToHost) => {
       return;
     }
     case "close":
-      void (runtime?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+      void (booting ?? Promise.resolve(undefined))
+        .then((ready) => ready?.close())
+        .finally(() => process.exit(0));
       return;
   }
 });

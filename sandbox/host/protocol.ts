@@ -1,16 +1,31 @@
 import type { ChainOutcome, HookAnswer, HookSpec } from "../runtime/types.js";
 
+/** One hook's answer with the lines it logged during the call. */
+export interface HookResult {
+  answer: HookAnswer;
+  logs?: readonly string[];
+}
+
 /**
  * Messages over the IPC channel between the supervisor (in the agent's process) and the sandbox
  * process, JSON-serialised by Node. A hook's spec (its bundle) crosses once per process; later
- * requests name it by id. Answers stream back one per hook, so when the process dies the
- * supervisor knows which hook was running.
+ * requests name it by id. A batch's answers come back in one `answers` message; in between, the
+ * progress file (progress-file.ts) tells the supervisor how far a batch got if the process dies.
+ * `slot` is the batch's place in that file, free again once its last answer arrived.
  */
 export type ToHost =
-  | { t: "init"; root: string; auditFile: string; hosts?: Record<string, string[]> | undefined }
+  | {
+      t: "init";
+      root: string;
+      auditFile: string;
+      hosts?: Record<string, string[]> | undefined;
+      /** The progress file's descriptor in the sandbox process; absent when there is none. */
+      progressFd?: number | undefined;
+    }
   | {
       t: "run";
       r: number;
+      slot: number;
       point: string;
       ctx: string;
       outcome?: ChainOutcome | undefined;
@@ -23,6 +38,10 @@ export type ToHost =
 
 export type FromHost =
   | { t: "ready" }
-  | { t: "answer"; r: number; answer: HookAnswer; logs?: readonly string[]; last: boolean }
+  /**
+   * The next answers of batch r, in order. `last` ends the batch; a message without it comes only
+   * when the batch's slot in the progress file is full (or there is no progress file).
+   */
+  | { t: "answers"; r: number; results: HookResult[]; last: boolean }
   | { t: "state"; q: number; op: "get"; hook: string; key: string }
   | { t: "state"; q: number; op: "set"; hook: string; key: string; value: unknown };

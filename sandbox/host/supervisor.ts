@@ -1,8 +1,10 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { performance } from "node:perf_hooks";
+import { closeSync } from "node:fs";
+import type { Socket } from "node:net";
 import { sandboxErrorCodes } from "../errors.js";
 import type { Backend, BackendOptions, HookAnswer, HookSpec, RunRequest } from "../runtime/types.js";
-import type { FromHost, ToHost } from "./protocol.js";
+import { createProgressFile, readProgress } from "./progress-file.js";
+import type { FromHost, HookResult, ToHost } from "./protocol.js";
 
 /** Beyond a hook's wallMs, how long the supervisor waits for its answer before it kills the process. */
 const graceMs = 1_000;
@@ -13,11 +15,17 @@ const closeMs = 2_000;
 const stderrTailBytes = 2_048;
 /** After the process exits, how long its last messages may take to be read from the channel. */
 const channelDrainMs = 200;
+/** Where the progress file goes in the sandbox process; the IPC channel comes after it. */
+const progressFdInChild = 3;
 
 interface HostProcess {
   readonly child: ChildProcess;
   /** Hook ids whose spec this process already has. */
   readonly known: Set<string>;
+  /** The supervisor's descriptor of this process's progress file, if it has one. */
+  readonly progressFd: number | undefined;
+  /** Progress-file slots held by this process's batches in flight. */
+  readonly slots: Set<number>;
   ready: boolean;
   ended: boolean;
   stderr: string;
@@ -26,21 +34,28 @@ interface HostProcess {
 }
 
 interface PendingRun {
+  readonly r: number;
   readonly host: HostProcess;
+  readonly slot: number;
   readonly hooks: readonly HookSpec[];
   readonly answers: HookAnswer[];
   readonly done: (answers: HookAnswer[]) => void;
-  /** When the hook now running started, as far as the supervisor can tell (the previous answer). */
-  hookStartedAt: number;
+  /** Date.now() when the first hook without a known answer started, as far as messages tell. */
+  startedAt: number;
+  /** Extra time for the first hook while a new process boots. */
+  startupMs: number;
   timer: NodeJS.Timeout | undefined;
-  timedOut: boolean;
+  /** The index of the hook that was overdue when the process was killed for it. */
+  overdue: number | undefined;
 }
 
 /**
- * Forks the sandbox process on the first call, sends it batches, and restarts it after it dies.
- * Each answer re-arms a wall timer for the next hook (its wallMs plus grace); a process that stays
- * silent past it is killed. When the process dies, the hook that was running in each batch answers
- * SANDBOX_ERR_CRASHED (SANDBOX_ERR_TIMEOUT for the one that was overdue); the next call forks anew.
+ * Forks the sandbox process on the first call (or on start()), sends it batches, and restarts it
+ * after it dies. A batch's answers come back in one message; how far a batch got in between is in
+ * the progress file, read only when a hook's wall timer fires (wallMs plus grace, from when it
+ * started) and when the process dies. A process that stays silent past a hook's timer is killed;
+ * when a process dies, the hook that was running in each of its batches answers SANDBOX_ERR_CRASHED
+ * (SANDBOX_ERR_TIMEOUT for the one that was overdue), and the hooks before it keep their answers.
  */
 export class SandboxSupervisor implements Backend {
   private host: HostProcess | undefined;
@@ -54,23 +69,38 @@ export class SandboxSupervisor implements Backend {
     return this.host && !this.host.ended ? this.host.child.pid : undefined;
   }
 
+  start(): void {
+    if (this.closing) return;
+    try {
+      this.ensureHost();
+    } catch {
+      // The first call forks again and reports what goes wrong.
+    }
+  }
+
   run(request: RunRequest, hooks: readonly HookSpec[]): Promise<HookAnswer[]> {
     if (this.closing) return Promise.resolve([closedAnswer(hooks[0] as HookSpec)]);
     const host = this.ensureHost();
     const r = ++this.nextRequest;
+    let slot = 0;
+    while (host.slots.has(slot)) slot++;
+    host.slots.add(slot);
     return new Promise((done) => {
       const run: PendingRun = {
+        r,
         host,
+        slot,
         hooks,
         answers: [],
         done,
-        hookStartedAt: performance.now(),
+        startedAt: Date.now(),
+        startupMs: host.ready ? 0 : startupMs,
         timer: undefined,
-        timedOut: false,
+        overdue: undefined,
       };
       this.pending.set(r, run);
       if (++host.inFlight === 1) this.ref(host, true);
-      this.arm(r, run, host.ready ? 0 : startupMs);
+      this.arm(run, 0, run.startedAt);
       const specs = hooks.map((spec) => {
         if (host.known.has(spec.id)) return spec.id;
         host.known.add(spec.id);
@@ -79,6 +109,7 @@ export class SandboxSupervisor implements Backend {
       this.send(host, {
         t: "run",
         r,
+        slot,
         point: request.point,
         ctx: request.ctxJson,
         outcome: request.outcome,
@@ -97,8 +128,8 @@ export class SandboxSupervisor implements Backend {
   }
 
   private async shutDown(): Promise<void> {
-    for (const [r, run] of this.pending)
-      this.finish(r, run, closedAnswer(run.hooks[run.answers.length] as HookSpec));
+    for (const run of this.pending.values())
+      this.finish(run, closedAnswer(run.hooks[run.answers.length] as HookSpec));
     const host = this.host;
     if (!host || host.ended) return;
     const { child } = host;
@@ -115,15 +146,24 @@ export class SandboxSupervisor implements Backend {
     const env = { ...process.env };
     // The sandbox process takes no options from the agent's environment: no --inspect, no --require.
     delete env.NODE_OPTIONS;
-    const child = fork(this.options.entry, [], {
-      execArgv: ["--no-node-snapshot"],
-      env,
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "json",
-    });
+    const progressFd = createProgressFile();
+    let child: ChildProcess;
+    try {
+      child = fork(this.options.entry, [], {
+        execArgv: ["--no-node-snapshot"],
+        env,
+        stdio: ["ignore", "ignore", "pipe", progressFd ?? "ignore", "ipc"],
+        serialization: "json",
+      });
+    } catch (error) {
+      if (progressFd !== undefined) closeSync(progressFd);
+      throw error;
+    }
     const host: HostProcess = {
       child,
       known: new Set(),
+      progressFd,
+      slots: new Set(),
       ready: false,
       ended: false,
       stderr: "",
@@ -134,6 +174,8 @@ export class SandboxSupervisor implements Backend {
     child.stderr?.on("data", (chunk: string) => {
       host.stderr = (host.stderr + chunk).slice(-stderrTailBytes);
     });
+    // Read while the process lives, but never a reason for the agent's process to stay.
+    (child.stderr as Socket | null)?.unref();
     child.on("message", (message: FromHost) => this.receive(host, message));
     child.on("exit", (code, signal) => {
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
@@ -155,6 +197,7 @@ export class SandboxSupervisor implements Backend {
       root: this.options.root,
       auditFile: this.options.auditFile,
       hosts: this.options.hosts,
+      progressFd: progressFd === undefined ? undefined : progressFdInChild,
     });
     this.ref(host, false);
     return host;
@@ -165,29 +208,39 @@ export class SandboxSupervisor implements Backend {
       case "ready":
         host.ready = true;
         return;
-      case "answer": {
+      case "answers": {
         const run = this.pending.get(message.r);
         if (!run || run.host !== host) return;
-        const expected = run.hooks[run.answers.length];
-        if (!expected || !isAnswerFor(message.answer, expected.id)) {
+        if (!Array.isArray(message.results) || !this.accept(run, message.results)) {
           // Only a broken (or subverted) sandbox process says something else: do not trust it further.
           this.kill(host);
           return;
         }
-        for (const line of message.logs ?? []) this.options.host.log(expected.id, String(line));
-        run.answers.push(message.answer);
         if (message.last || run.answers.length === run.hooks.length) {
-          this.finish(message.r, run);
+          this.finish(run);
           return;
         }
-        run.hookStartedAt = performance.now();
-        this.arm(message.r, run, 0);
+        run.startedAt = Date.now();
+        this.arm(run, run.answers.length, run.startedAt);
         return;
       }
       case "state":
         void this.answerState(host, message);
         return;
     }
+  }
+
+  /** Takes answers in order, each for the hook expected next; false at the first that is not. */
+  private accept(run: PendingRun, results: readonly HookResult[]): boolean {
+    for (const result of results) {
+      const expected = run.hooks[run.answers.length];
+      const answer = (result as Partial<HookResult> | null)?.answer;
+      if (!expected || !isAnswerFor(answer, expected.id)) return false;
+      const logs = result.logs;
+      if (Array.isArray(logs)) for (const line of logs) this.options.host.log(expected.id, String(line));
+      run.answers.push(answer);
+    }
+    return true;
   }
 
   private async answerState(host: HostProcess, message: Extract<FromHost, { t: "state" }>): Promise<void> {
@@ -210,17 +263,51 @@ export class SandboxSupervisor implements Backend {
     if (!host.ended) this.send(host, reply);
   }
 
-  private arm(r: number, run: PendingRun, extraMs: number): void {
-    clearTimeout(run.timer);
-    const hook = run.hooks[run.answers.length] as HookSpec;
-    run.timer = setTimeout(
-      () => {
-        if (this.pending.get(r) !== run) return;
-        run.timedOut = true;
-        this.kill(run.host);
-      },
-      hook.limits.wallMs + graceMs + extraMs,
+  /**
+   * How far a batch got: the answers the progress file holds beyond those received (each for the
+   * hook expected next), and when the hook now running started.
+   */
+  private progress(run: PendingRun): { results: HookResult[]; startedAt: number } {
+    const { progressFd } = run.host;
+    const records =
+      progressFd === undefined ? [] : readProgress(progressFd, run.slot, run.r, run.answers.length);
+    const valid = records.findIndex(
+      (record, i) => !isAnswerFor(record.result.answer, run.hooks[run.answers.length + i]?.id),
     );
+    const kept = valid === -1 ? records : records.slice(0, valid);
+    return { results: kept.map((record) => record.result), startedAt: kept.at(-1)?.at ?? run.startedAt };
+  }
+
+  /** When the hook at `index`, started at `startedAt`, is overdue. */
+  private deadline(run: PendingRun, index: number, startedAt: number): number {
+    const hook = run.hooks[index] as HookSpec;
+    return startedAt + hook.limits.wallMs + graceMs + (index === 0 ? run.startupMs : 0);
+  }
+
+  /**
+   * Sets the timer for the batch whose hook `index` runs since `startedAt`: at that hook's
+   * deadline, or sooner if a later hook, starting now, could be overdue first (a shorter wallMs,
+   * or no start-up allowance), since the timer learns that a later hook started only when it fires.
+   */
+  private arm(run: PendingRun, index: number, startedAt: number): void {
+    const now = Date.now();
+    let at = this.deadline(run, index, startedAt);
+    for (const later of run.hooks.slice(index + 1)) at = Math.min(at, now + later.limits.wallMs + graceMs);
+    clearTimeout(run.timer);
+    run.timer = setTimeout(() => this.check(run), Math.max(0, at - now));
+  }
+
+  /** The timer fired: the progress file says which hook runs now; it is killed if overdue. */
+  private check(run: PendingRun): void {
+    if (this.pending.get(run.r) !== run) return;
+    const { results, startedAt } = this.progress(run);
+    const index = run.answers.length + results.length;
+    if (Date.now() < this.deadline(run, index, startedAt)) {
+      this.arm(run, index, startedAt);
+      return;
+    }
+    run.overdue = index;
+    this.kill(run.host);
   }
 
   private kill(host: HostProcess): void {
@@ -234,14 +321,19 @@ export class SandboxSupervisor implements Backend {
     host.ended = true;
     if (this.host === host) this.host = undefined;
     const tail = host.stderr.trim().split("\n").at(-1);
-    for (const [r, run] of this.pending) {
+    for (const run of this.pending.values()) {
       if (run.host !== host) continue;
-      const hook = run.hooks[run.answers.length] as HookSpec;
-      const ms = performance.now() - run.hookStartedAt;
+      const { results, startedAt } = this.progress(run);
+      this.accept(run, results);
+      const hook = run.hooks[run.answers.length];
+      if (!hook) {
+        this.finish(run);
+        continue;
+      }
+      const ms = Date.now() - startedAt;
       this.finish(
-        r,
         run,
-        run.timedOut
+        run.overdue === run.answers.length
           ? {
               hook: hook.id,
               status: "error",
@@ -258,11 +350,13 @@ export class SandboxSupervisor implements Backend {
             },
       );
     }
+    if (host.progressFd !== undefined) closeSync(host.progressFd);
   }
 
-  private finish(r: number, run: PendingRun, last?: HookAnswer): void {
+  private finish(run: PendingRun, last?: HookAnswer): void {
     clearTimeout(run.timer);
-    this.pending.delete(r);
+    this.pending.delete(run.r);
+    run.host.slots.delete(run.slot);
     if (last) run.answers.push(last);
     if (--run.host.inFlight === 0) this.ref(run.host, false);
     run.done(run.answers);
@@ -281,11 +375,10 @@ export class SandboxSupervisor implements Backend {
   }
 
   private send(host: HostProcess, message: ToHost): void {
-    // A send to a process that just died fails; its exit event fails the batches.
+    // A send to a process that just died fails, and a process whose channel failed is killed: its
+    // exit event, which says why it ended, fails the batches.
     host.child.send(message, (error) => {
-      if (!error) return;
-      host.child.kill("SIGKILL");
-      this.ended(host, `the IPC channel failed: ${error.message}`);
+      if (error) this.kill(host);
     });
   }
 }
@@ -302,10 +395,12 @@ function closedAnswer(hook: HookSpec): HookAnswer {
 
 const knownCodes: ReadonlySet<string> = new Set(sandboxErrorCodes);
 
-function isAnswerFor(answer: HookAnswer, id: string): boolean {
-  if (typeof answer !== "object" || answer === null || answer.hook !== id || typeof answer.ms !== "number") {
-    return false;
-  }
-  if (answer.status === "ok") return true;
-  return answer.status === "error" && knownCodes.has(answer.code) && typeof answer.message === "string";
+function isAnswerFor(answer: unknown, id: string | undefined): answer is HookAnswer {
+  if (typeof answer !== "object" || answer === null || id === undefined) return false;
+  const { hook, status, ms, code, message } = answer as Record<string, unknown>;
+  if (hook !== id || typeof ms !== "number") return false;
+  if (status === "ok") return true;
+  return (
+    status === "error" && typeof code === "string" && knownCodes.has(code) && typeof message === "string"
+  );
 }

@@ -25,7 +25,7 @@ const bridge = $0;
 const settings = JSON.parse($1);
 
 const { parse, stringify } = JSON;
-const { freeze, defineProperty } = Object;
+const { freeze, defineProperty, keys } = Object;
 const { apply } = Reflect;
 const isArray = Array.isArray;
 const NativePromise = Promise;
@@ -47,6 +47,9 @@ const syncCall = freeze({
   result: freeze({ __proto__: null, copy: true }),
 });
 const promiseConstructor = freeze({ __proto__: null, value: NativePromise });
+/** Where a snapshot keeps the object it was made from, and an array's length: keys no JSON text can make. */
+const originalKey = Symbol("original");
+const lengthKey = Symbol("length");
 
 const maxMessage = 2000;
 let definition = null;
@@ -87,7 +90,65 @@ function rejectNonJson(key, value) {
   return value;
 }
 
-function finish(value, ctx, ctxJson) {
+/**
+ * At most this many objects are copied into a snapshot: a ctx made of more (a 2 MiB ctx can hold
+ * hundreds of thousands) is compared as JSON instead, so that the copy never weighs on the
+ * isolate's memory limit.
+ */
+const maxSnapshotObjects = 10000;
+let snapshotObjects = 0;
+
+/**
+ * What ctx held before the handler ran, to tell whether the handler changed it without turning
+ * the whole ctx into JSON again (most hooks change nothing). Null-prototype objects, so nothing
+ * the hook put on a prototype runs while it is made; strings are shared, not copied. Throws
+ * noSnapshot past maxSnapshotObjects.
+ */
+function snapshot(value) {
+  if (typeof value !== "object" || value === null) return value;
+  if (++snapshotObjects > maxSnapshotObjects) throw noSnapshot;
+  const copy = { __proto__: null };
+  copy[originalKey] = value;
+  if (isArray(value)) copy[lengthKey] = value.length;
+  const names = keys(value);
+  for (let i = 0; i < names.length; i++) copy[names[i]] = snapshot(value[names[i]]);
+  return copy;
+}
+
+/**
+ * True only if value would turn into the same JSON as the snapshot: the very objects ctx was
+ * parsed into, with no toJSON, the same keys in the same order, the same array lengths, the same
+ * primitives. Anything else (a new object, a hole, an extra key that JSON would skip) counts as
+ * a change, and the JSON itself then decides.
+ */
+function unchanged(value, copy) {
+  if (typeof copy !== "object" || copy === null) return value === copy;
+  if (value !== copy[originalKey] || value.toJSON !== undefined) return false;
+  const length = copy[lengthKey];
+  if (length !== undefined && value.length !== length) return false;
+  const names = keys(value);
+  const copied = keys(copy);
+  if (names.length !== copied.length) return false;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name !== copied[i] || !unchanged(value[name], copy[name])) return false;
+  }
+  return true;
+}
+
+const noSnapshot = {};
+
+/** Whether ctx may differ from ctxJson; a snapshot that could not be made or compared says yes. */
+function mayHaveChanged(ctx, before) {
+  if (before === noSnapshot) return true;
+  try {
+    return !unchanged(ctx, before);
+  } catch {
+    return true;
+  }
+}
+
+function finish(value, ctx, ctxJson, before) {
   if (value !== undefined && value !== null) {
     const type = typeof value;
     if (type !== "object") {
@@ -103,15 +164,18 @@ function finish(value, ctx, ctxJson) {
     return fail("SANDBOX_ERR_RESULT", "the decision is not JSON: " + describe(error));
   }
   if (typeof decision !== "string") return fail("SANDBOX_ERR_RESULT", "the decision has no JSON form");
-  try {
-    after = stringify(ctx);
-    // Only a changed ctx can hold what JSON would silently drop; checking costs a second pass.
-    if (after !== ctxJson) after = stringify(ctx, rejectNonJson);
-  } catch (error) {
-    return fail("SANDBOX_ERR_RESULT", "the changed ctx is not JSON: " + describe(error));
+  let changed = false;
+  if (mayHaveChanged(ctx, before)) {
+    try {
+      after = stringify(ctx);
+      // Only a changed ctx can hold what JSON would silently drop; checking costs a second pass.
+      if (after !== ctxJson) after = stringify(ctx, rejectNonJson);
+    } catch (error) {
+      return fail("SANDBOX_ERR_RESULT", "the changed ctx is not JSON: " + describe(error));
+    }
+    if (typeof after !== "string") return fail("SANDBOX_ERR_RESULT", "the changed ctx has no JSON form");
+    changed = after !== ctxJson;
   }
-  if (typeof after !== "string") return fail("SANDBOX_ERR_RESULT", "the changed ctx has no JSON form");
-  const changed = after !== ctxJson;
   if (decision.length + (changed ? after.length : 0) > settings.maxResultBytes) {
     return fail("SANDBOX_ERR_RESULT", "the result is larger than maxResultBytes (" + settings.maxResultBytes + " bytes)");
   }
@@ -119,7 +183,7 @@ function finish(value, ctx, ctxJson) {
 }
 
 /** Awaits the handler's promise without reading its (possibly replaced) then or constructor. */
-async function settleLater(result, ctx, ctxJson) {
+async function settleLater(result, ctx, ctxJson, before) {
   try {
     defineProperty(result, "constructor", promiseConstructor);
   } catch {
@@ -131,7 +195,7 @@ async function settleLater(result, ctx, ctxJson) {
   } catch (error) {
     return settle(fail("SANDBOX_ERR_THREW", describe(error)));
   }
-  settle(finish(value, ctx, ctxJson));
+  settle(finish(value, ctx, ctxJson, before));
 }
 
 function settle(envelope) {
@@ -263,6 +327,13 @@ function run(point, ctxJson, outcomeJson, token) {
   } catch {
     return fail("SANDBOX_ERR_OPTIONS", "ctx is not JSON");
   }
+  let before = noSnapshot;
+  snapshotObjects = 0;
+  try {
+    before = snapshot(ctx);
+  } catch {
+    // Too many objects, or too deep to walk here: the JSON comparison after the call still works.
+  }
   let result;
   let then;
   try {
@@ -271,8 +342,8 @@ function run(point, ctxJson, outcomeJson, token) {
   } catch (error) {
     return fail("SANDBOX_ERR_THREW", describe(error));
   }
-  if (typeof then !== "function") return finish(result, ctx, ctxJson);
-  settleLater(result, ctx, ctxJson);
+  if (typeof then !== "function") return finish(result, ctx, ctxJson, before);
+  settleLater(result, ctx, ctxJson, before);
   return settled;
 }
 

@@ -126,16 +126,17 @@ export class HookIsolate {
 
   /**
    * One handler call. The synchronous part (and the microtasks it queues) runs under isolated-vm's
-   * timeout on this thread; if the handler's promise is still pending after that, the wait is
-   * bounded by the watchdog, which disposes the isolate on a CPU or wall-time breach.
+   * timeout on this thread, and most handlers answer there: then so does this, without a promise.
+   * If the handler's promise is still pending after that, the wait is bounded by the watchdog,
+   * which disposes the isolate on a CPU or wall-time breach. Never throws: a failure is an outcome.
    */
-  async call(
+  call(
     point: string,
     ctxJson: string,
     outcomeJson: string,
     token: number,
     startedAt: number,
-  ): Promise<CallOutcome> {
+  ): CallOutcome | Promise<CallOutcome> {
     const { cpuMs, wallMs } = this.limits;
     const cpuAtStart = this.isolate.cpuTime;
     const timeout = Math.max(1, Math.min(cpuMs, Math.floor(wallMs - (performance.now() - startedAt))));
@@ -143,37 +144,49 @@ export class HookIsolate {
       let envelope = this.run.applySync(undefined, [point, ctxJson, outcomeJson, token], { timeout });
       if (envelope === "") envelope = this.take.applySync(undefined, [], { timeout });
       if (envelope !== "") return { envelope };
-      const watched: WatchedCall = {
-        cpuTime: () => (this.isolate.isDisposed ? cpuAtStart : this.isolate.cpuTime),
-        cpuAtStart,
-        startedAt,
-        cpuMs,
-        wallMs,
-        breach: (kind) =>
-          this.dispose(
-            kind === "cpu"
-              ? { code: "SANDBOX_ERR_TIMEOUT", message: `used more than cpuMs (${cpuMs} ms) of CPU` }
-              : {
-                  code: "SANDBOX_ERR_TIMEOUT",
-                  message: `did not finish within wallMs (${wallMs} ms, including its API calls)`,
-                },
-          ),
-      };
-      this.watchdog.watch(watched);
-      try {
-        return { envelope: await this.wait.apply(undefined, [], { result: { promise: true, copy: true } }) };
-      } finally {
-        this.watchdog.unwatch(watched);
-      }
     } catch (error) {
-      if (this.disposedFor) return this.disposedFor;
-      const failure = classify(error, this.isolate, this.limits, this.catastrophe);
-      if (failure.code === "SANDBOX_ERR_THREW") {
-        return { code: failure.code, message: `an unhandled promise rejection: ${failure.message}` };
-      }
-      this.dispose(failure);
-      return failure;
+      return this.failed(error);
     }
+    return this.settled(cpuAtStart, startedAt);
+  }
+
+  /** Waits for a handler's promise under the watchdog. */
+  private async settled(cpuAtStart: bigint, startedAt: number): Promise<CallOutcome> {
+    const { cpuMs, wallMs } = this.limits;
+    const watched: WatchedCall = {
+      cpuTime: () => (this.isolate.isDisposed ? cpuAtStart : this.isolate.cpuTime),
+      cpuAtStart,
+      startedAt,
+      cpuMs,
+      wallMs,
+      breach: (kind) =>
+        this.dispose(
+          kind === "cpu"
+            ? { code: "SANDBOX_ERR_TIMEOUT", message: `used more than cpuMs (${cpuMs} ms) of CPU` }
+            : {
+                code: "SANDBOX_ERR_TIMEOUT",
+                message: `did not finish within wallMs (${wallMs} ms, including its API calls)`,
+              },
+        ),
+    };
+    this.watchdog.watch(watched);
+    try {
+      return { envelope: await this.wait.apply(undefined, [], { result: { promise: true, copy: true } }) };
+    } catch (error) {
+      return this.failed(error);
+    } finally {
+      this.watchdog.unwatch(watched);
+    }
+  }
+
+  private failed(error: unknown): Failure {
+    if (this.disposedFor) return this.disposedFor;
+    const failure = classify(error, this.isolate, this.limits, this.catastrophe);
+    if (failure.code === "SANDBOX_ERR_THREW") {
+      return { code: failure.code, message: `an unhandled promise rejection: ${failure.message}` };
+    }
+    this.dispose(failure);
+    return failure;
   }
 
   /** Idempotent; the first reason given is the one a call in flight reports. */

@@ -3,7 +3,7 @@ import type { Broker } from "../broker/index.js";
 import { type ActiveCall, type BridgeFunction, createBridge } from "./bridge.js";
 import { CallLog } from "./call-log.js";
 import { readEnvelope } from "./envelope.js";
-import { type Failure, HookIsolate } from "./hook-isolate.js";
+import { type CallOutcome, type Failure, HookIsolate } from "./hook-isolate.js";
 import type { HookAnswer, HookSpec, RuntimeServices } from "./types.js";
 import type { IsolateWatchdog } from "./watchdog.js";
 
@@ -60,67 +60,104 @@ export class HookSlot {
     return this.spec.id;
   }
 
-  async call(point: string, ctxJson: string, ctxBytes: number, outcomeJson: string): Promise<SlotAnswer> {
+  /** An answer at once when the slot is free and the handler answers synchronously, as most do. */
+  call(
+    point: string,
+    ctxJson: string,
+    ctxBytes: number,
+    outcomeJson: string,
+  ): SlotAnswer | Promise<SlotAnswer> {
     // The slot passes from one call to the next without ever being free in between.
-    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.busy = true;
+    if (this.busy) return this.callLater(point, ctxJson, ctxBytes, outcomeJson);
+    this.busy = true;
+    let answer: SlotAnswer | Promise<SlotAnswer>;
+    try {
+      answer = this.callNow(point, ctxJson, ctxBytes, outcomeJson);
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    if (!(answer instanceof Promise)) {
+      this.release();
+      return answer;
+    }
+    return answer.finally(() => this.release());
+  }
+
+  private async callLater(
+    point: string,
+    ctxJson: string,
+    ctxBytes: number,
+    outcomeJson: string,
+  ): Promise<SlotAnswer> {
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
       return await this.callNow(point, ctxJson, ctxBytes, outcomeJson);
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.busy = false;
+      this.release();
     }
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy = false;
   }
 
   dispose(): void {
     this.isolate?.dispose();
   }
 
-  private async callNow(
+  private callNow(
     point: string,
     ctxJson: string,
     ctxBytes: number,
     outcomeJson: string,
-  ): Promise<SlotAnswer> {
+  ): SlotAnswer | Promise<SlotAnswer> {
     const startedAt = performance.now();
     const { limits } = this.spec;
     const log = new CallLog(limits.maxLogBytes);
-    const failed = (failure: Failure): SlotAnswer => ({
-      answer: { hook: this.id, status: "error", ...failure, ms: performance.now() - startedAt },
-      logs: log.lines,
-    });
     if (ctxBytes > limits.maxCtxBytes) {
-      return failed({
+      return this.failed(startedAt, log, {
         code: "SANDBOX_ERR_CTX_TOO_LARGE",
         message: `the ctx is ${ctxBytes} bytes, more than maxCtxBytes (${limits.maxCtxBytes})`,
       });
     }
-    if (this.loadFailure) return failed(this.loadFailure);
+    if (this.loadFailure) return this.failed(startedAt, log, this.loadFailure);
     if (!this.isolate || this.isolate.disposed) {
       const loaded = HookIsolate.load(this.spec, this.bridge, this.watchdog, this.onCatastrophicError);
       if (!(loaded instanceof HookIsolate)) {
         if (loaded.code === "SANDBOX_ERR_COMPILE") this.loadFailure = loaded;
-        return failed(loaded);
+        return this.failed(startedAt, log, loaded);
       }
       this.isolate = loaded;
     }
+    const isolate = this.isolate;
     const call: ActiveCall = { token: (this.latest?.token ?? 0) + 1, log, pending: 0 };
     this.active = call;
     this.latest = call;
-    let outcome: Awaited<ReturnType<HookIsolate["call"]>>;
-    try {
-      outcome = await this.isolate.call(point, ctxJson, outcomeJson, call.token, startedAt);
-    } finally {
-      this.active = undefined;
-    }
+    const outcome = isolate.call(point, ctxJson, outcomeJson, call.token, startedAt);
+    if (!(outcome instanceof Promise)) return this.answer(isolate, startedAt, log, outcome);
+    return outcome.then((settled) => this.answer(isolate, startedAt, log, settled));
+  }
+
+  private answer(isolate: HookIsolate, startedAt: number, log: CallLog, outcome: CallOutcome): SlotAnswer {
+    this.active = undefined;
     if (this.orphans > maxOrphanedCalls) {
-      this.isolate.dispose();
+      isolate.dispose();
       this.never = new Promise<string>(() => {});
       this.orphans = 0;
     }
-    if (!("envelope" in outcome)) return failed(outcome);
+    if (!("envelope" in outcome)) return this.failed(startedAt, log, outcome);
     const ms = performance.now() - startedAt;
-    return { answer: readEnvelope(this.id, outcome.envelope, limits.maxResultBytes, ms), logs: log.lines };
+    const answer = readEnvelope(this.id, outcome.envelope, this.spec.limits.maxResultBytes, ms);
+    return { answer, logs: log.lines };
+  }
+
+  private failed(startedAt: number, log: CallLog, failure: Failure): SlotAnswer {
+    return {
+      answer: { hook: this.id, status: "error", ...failure, ms: performance.now() - startedAt },
+      logs: log.lines,
+    };
   }
 }

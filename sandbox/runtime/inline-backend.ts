@@ -10,7 +10,7 @@ export function inlineBackend(options: BackendOptions): Backend {
   assertIsolateFlags();
   let runtime: SandboxRuntime | undefined;
   let loading: Promise<SandboxRuntime> | undefined;
-  const start = async (): Promise<SandboxRuntime> => {
+  const load = async (): Promise<SandboxRuntime> => {
     const { SandboxRuntime } = await import("./runtime.js");
     runtime = new SandboxRuntime({
       root: options.root,
@@ -26,8 +26,10 @@ export function inlineBackend(options: BackendOptions): Backend {
   };
   return {
     pid: undefined,
+    // The agent's own process is up already; isolated-vm loads with the first call.
+    start() {},
     async run(request, hooks) {
-      loading ??= start();
+      loading ??= load();
       const ready = runtime ?? (await loading);
       for (const spec of hooks) ready.register(spec);
       const answers: HookAnswer[] = [];

@@ -1,5 +1,4 @@
-import { type AuditSink, jsonlAuditSink } from "../broker/audit.js";
-import type { Broker } from "../broker/index.js";
+import type { AuditSink, Broker } from "../broker/index.js";
 import { HookSlot } from "./hook-slot.js";
 import { assertIsolateFlags } from "./node-flags.js";
 import { stopsBatch } from "./stops-batch.js";
@@ -22,12 +21,12 @@ export interface RuntimeOptions {
 export class SandboxRuntime {
   private readonly slots = new Map<string, HookSlot>();
   private readonly watchdog = new IsolateWatchdog();
-  private readonly audit: AuditSink;
+  /** Opened with the first broker: a session whose hooks make no API call writes no audit log. */
+  private audit: AuditSink | undefined;
   private brokers: Promise<typeof import("../broker/index.js")> | undefined;
 
   constructor(private readonly options: RuntimeOptions) {
     assertIsolateFlags();
-    this.audit = jsonlAuditSink(options.auditFile);
   }
 
   /** Idempotent per id: the first spec given for an id is the one that runs. */
@@ -55,7 +54,8 @@ export class SandboxRuntime {
         emit({ hook: id, status: "error", code: "SANDBOX_ERR_OPTIONS", message, ms: 0 }, [], true);
         return;
       }
-      const { answer, logs } = await slot.call(request.point, request.ctxJson, ctxBytes, outcomeJson);
+      const called = slot.call(request.point, request.ctxJson, ctxBytes, outcomeJson);
+      const { answer, logs } = called instanceof Promise ? await called : called;
       const last = i === ids.length - 1 || stopsBatch(answer);
       emit(answer, logs, last);
       if (last) return;
@@ -69,16 +69,18 @@ export class SandboxRuntime {
 
   async close(): Promise<void> {
     for (const slot of this.slots.values()) slot.dispose();
-    await this.audit.close();
+    await this.audit?.close();
   }
 
   /**
-   * The broker module (and zod with it) loads on the first API call of any hook: most of a cold
-   * start otherwise. A grant set createBroker refuses fails each API call of that hook with its reason.
+   * The broker module (and zod with it) and the audit log load on the first API call of any hook:
+   * most of a cold start otherwise. A grant set createBroker refuses fails each API call of that
+   * hook with its reason.
    */
   private async broker(spec: HookSpec): Promise<Broker> {
     this.brokers ??= import("../broker/index.js");
-    const { createBroker } = await this.brokers;
+    const { createBroker, jsonlAuditSink } = await this.brokers;
+    this.audit ??= jsonlAuditSink(this.options.auditFile);
     return createBroker({
       hook: spec.name,
       root: this.options.root,

@@ -103,6 +103,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     get pid() {
       return backend.pid;
     },
+    start() {
+      if (!closed) backend.start();
+    },
     async run(point: string, ctxJson: string, hooks: readonly SandboxHook[], runOptions: RunOptions = {}) {
       const first = hooks[0];
       if (!first) return [];

@@ -63,6 +63,12 @@ export interface Sandbox {
     hooks: readonly SandboxHook[],
     options?: RunOptions,
   ): Promise<HookAnswer[]>;
+  /**
+   * Starts the sandbox process in the background (process isolation), so that the first call does
+   * not wait for Node to boot; a no-op inline, once closed, or while the process is up. Call it
+   * when community hooks are loaded. It never throws: a process that cannot start fails the first call.
+   */
+  start(): void;
   /** Ids of the hooks quarantined this session. */
   readonly quarantined: ReadonlySet<string>;
   /** The sandbox process's pid while it runs (process isolation), else undefined. */
@@ -124,6 +130,8 @@ export type AnswerSink = (answer: HookAnswer, logs: readonly string[], last: boo
 export interface Backend {
   /** Answers for the hooks that ran, in order; the hook lines they logged already went to HostServices.log. */
   run(request: RunRequest, hooks: readonly HookSpec[]): Promise<HookAnswer[]>;
+  /** Gets ready for the first call without making one: the sandbox process starts booting. */
+  start(): void;
   /** Frees a quarantined hook's isolate. */
   drop(id: string): void;
   close(): Promise<void>;

@@ -31,4 +31,21 @@ describe("an unhandled rejection whose reason is a trap", () => {
     await expectStillAnswers(h);
     expect(h.sandbox.pid).not.toBe(pid);
   });
+
+  it("the hooks before the trap in its batch keep their answers; only the trap answers SANDBOX_ERR_TIMEOUT", async () => {
+    const h = await harness({ limits: { wallMs: 200 } });
+    const before = h.hook("before", handler('return { notice: "before" };'));
+    const trap = h.hook("trap", handler("Promise.reject({ get message() { for (;;) {} } }); return {};"));
+    const started = Date.now();
+    // The first call of a new process: the first hook's start-up allowance (5 s) must not delay
+    // the end of the trap, which gets wallMs + grace from when it started.
+    const answers = await h.run([before, trap, h.hook("after", handler("return {};"))]);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(answers.map((a) => (a.status === "ok" ? a.decision : a.code))).toEqual([
+      { notice: "before" },
+      "SANDBOX_ERR_TIMEOUT",
+    ]);
+    expect(answers[1]?.hook).toBe(trap.id);
+    await expectStillAnswers(h);
+  });
 });

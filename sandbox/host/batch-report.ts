@@ -1,0 +1,43 @@
+import type { HookAnswer } from "../runtime/types.js";
+import type { ProgressWriter } from "./progress-file.js";
+import type { FromHost, HookResult } from "./protocol.js";
+
+/**
+ * One batch's answers, as the sandbox process reports them: all in one message when the batch
+ * ends, and meanwhile each answer but the last in the batch's slot of the progress file, written
+ * before the next hook starts. If the slot is full (or there is no file) the answers so far go
+ * in a message of their own and the slot starts over.
+ */
+export class BatchReport {
+  private readonly unsent: HookResult[] = [];
+  private answered = 0;
+  private offset = 0;
+
+  constructor(
+    private readonly r: number,
+    private readonly slot: number,
+    private readonly progress: ProgressWriter | undefined,
+    private readonly send: (message: FromHost) => void,
+  ) {}
+
+  add(answer: HookAnswer, logs: readonly string[], last: boolean): void {
+    const result: HookResult = logs.length > 0 ? { answer, logs } : { answer };
+    this.unsent.push(result);
+    const index = this.answered++;
+    if (last) {
+      this.flush(true);
+      return;
+    }
+    const next = this.progress?.write(this.slot, this.offset, { r: this.r, index, at: Date.now(), result });
+    if (next !== undefined) {
+      this.offset = next;
+      return;
+    }
+    this.flush(false);
+    this.offset = 0;
+  }
+
+  private flush(last: boolean): void {
+    this.send({ t: "answers", r: this.r, results: this.unsent.splice(0), last });
+  }
+}
