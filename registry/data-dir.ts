@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { RegistryError } from "./errors.js";
 
 /**
@@ -53,8 +53,7 @@ export async function prepareDataDir(root: string, options: { mustExist?: boolea
       throw error;
     });
     if (found && !found.isDirectory()) throw refuse("it is not a directory (pass a directory to --data)");
-    for (const dir of [layout.root, layout.blobs, layout.keys, layout.tmp])
-      await mkdir(dir, { recursive: true });
+    for (const dir of [layout.root, layout.blobs, layout.keys, layout.tmp]) await makeDirectory(dir);
     const probe = join(layout.tmp, `.probe-${process.pid}`);
     await (await open(probe, "w")).close();
     await rm(probe);
@@ -64,6 +63,26 @@ export async function prepareDataDir(root: string, options: { mustExist?: boolea
     throw refuse(`${reason} (pass a directory you may write to)`, error);
   }
   return layout;
+}
+
+/**
+ * mkdir -p, by hand: Node's `{ recursive: true }` loops forever where mkdir answers ENOENT under a
+ * parent that exists (any path below /proc), and a bad --data must fail, not hang.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  const made = await mkdir(dir).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return true;
+      if (error.code === "ENOENT" && dirname(dir) !== dir) return false;
+      throw error;
+    },
+  );
+  if (made) return;
+  await makeDirectory(dirname(dir));
+  await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
 }
 
 /** Removes what a killed process left in tmp/: half-written blobs that no row can name. */

@@ -121,11 +121,12 @@ describe("start-up", () => {
     expect((failure as Error).message).toContain("newer version");
   });
 
-  it("refuses a data dir that is a file, or below a file, with REG_ERR_DATA_DIR", async () => {
+  it("refuses a data dir that is a file, below a file, or where no directory can be made, with REG_ERR_DATA_DIR", async () => {
     const root = await tempDir();
     const file = join(root, "file");
     await writeFile(file, "not a dir");
-    for (const dataDir of [file, join(file, "below")]) {
+    // Below /proc, mkdir answers ENOENT under a parent that exists: Node's recursive mkdir loops forever there.
+    for (const dataDir of [file, join(file, "below"), "/proc/hookyard-nope/data"]) {
       const failure = await buildRegistry({ dataDir }).catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: "REG_ERR_DATA_DIR" });
       expect((failure as Error).message).toContain(dataDir);
