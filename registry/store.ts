@@ -116,7 +116,8 @@ export interface PackageRecord {
   downloads: number;
 }
 
-export interface NewVersion {
+/** What a version is, as published: its row never changes after the commit. */
+interface PublishedVersion {
   name: string;
   version: string;
   prerelease: boolean;
@@ -129,24 +130,16 @@ export interface NewVersion {
   publishedAt: string;
   signature: string;
   keyId: string;
+}
+
+export interface NewVersion extends PublishedVersion {
   publisher: Actor;
 }
 
-export interface VersionRecord {
+/** A stored version: what was published, with what has happened to it since. */
+export interface VersionRecord extends PublishedVersion {
   id: number;
-  name: string;
-  version: string;
-  prerelease: boolean;
-  integrity: string;
-  size: number;
-  manifest: Record<string, unknown>;
-  capabilities: string[];
-  effects: string[];
-  readme: string | null;
-  publishedAt: string;
   publishedBy: string;
-  signature: string;
-  keyId: string;
   yanked: { reason: string; at: string; by: string } | null;
   deprecated: { message: string; at: string; by: string } | null;
 }

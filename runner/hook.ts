@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FileStat } from "../sandbox/file-stat.js";
 import type { CtxOf, Point } from "./events.js";
 import { points } from "./events.js";
 
@@ -17,11 +18,7 @@ export const decisionSchema = z.strictObject({
 });
 export type Decision = z.infer<typeof decisionSchema>;
 
-export interface FileStat {
-  type: "file" | "directory" | "symlink" | "other";
-  size: number;
-  mtimeMs: number;
-}
+export type { FileStat } from "../sandbox/file-stat.js";
 
 export interface FetchResult {
   status: number;

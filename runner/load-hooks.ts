@@ -120,7 +120,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         ),
     ]),
   ];
-  workspaceEntries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  workspaceEntries.sort(([a], [b]) => byCodeUnits(a, b));
   for (const [name, file, build] of workspaceEntries) {
     const previous = byName.get(name);
     if (previous?.origin === "workspace") {
@@ -147,9 +147,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         state,
       })
     : undefined;
-  for (const hook of [...(options.community ?? [])].sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  )) {
+  for (const hook of [...(options.community ?? [])].sort((a, b) => byCodeUnits(a.name, b.name))) {
     const previous = byName.get(hook.name);
     if (previous) {
       skip({
@@ -236,6 +234,11 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       await community?.close();
     },
   };
+}
+
+/** Name order that does not depend on the locale: registration order must be the same everywhere. */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function withOverride<T extends object>(definition: T, override: HookOverride | undefined): T {

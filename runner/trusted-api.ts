@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { fileStatOf } from "../sandbox/file-stat.js";
 import { errorText } from "./errors.js";
-import type { ExecResult, FileStat, HookApi } from "./hook.js";
+import type { ExecResult, HookApi } from "./hook.js";
 import type { Logger } from "./logger.js";
 import type { HookState } from "./state.js";
 
@@ -29,17 +30,7 @@ export function trustedApi(options: TrustedApiOptions): HookApi {
         await writeFile(at(path), data);
       },
       readdir: async (path) => (await readdir(at(path))).sort(),
-      stat: async (path): Promise<FileStat> => {
-        const info = await stat(at(path));
-        const type = info.isFile()
-          ? "file"
-          : info.isDirectory()
-            ? "directory"
-            : info.isSymbolicLink()
-              ? "symlink"
-              : "other";
-        return { type, size: info.size, mtimeMs: info.mtimeMs };
-      },
+      stat: async (path) => fileStatOf(await stat(at(path))),
     },
     net: {
       fetch: async (url, init) => {

@@ -1,16 +1,13 @@
 import { constants } from "node:fs";
 import { type FileHandle, lstat, open, readdir } from "node:fs/promises";
+import { type FileStat, fileStatOf } from "../file-stat.js";
 import type { Check } from "./check.js";
 import { BrokerError, fsFailure } from "./errors.js";
 import type { BrokerLimits } from "./limits.js";
 import { childPath, expectOpened, isSwap, type OpenedDirectory, openParent, pathOf } from "./opened.js";
 import { type Authorised, authorise, type FsScope } from "./paths.js";
 
-export interface FileStat {
-  type: "file" | "directory" | "symlink" | "other";
-  size: number;
-  mtimeMs: number;
-}
+export type { FileStat };
 
 // O_NONBLOCK: opening a FIFO must not hang the call; O_NOCTTY: a terminal must not become ours.
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
@@ -71,15 +68,7 @@ export function fsMethods(scope: FsScope, limits: BrokerLimits) {
     async stat(check: Check, path: string): Promise<FileStat> {
       const target = await authorise(scope, "fs.read", path, check, "stat");
       return inParent(target, check, "stat", false, async (dir, name) => {
-        const info = await lstat(childPath(dir, name));
-        const type = info.isFile()
-          ? "file"
-          : info.isDirectory()
-            ? "directory"
-            : info.isSymbolicLink()
-              ? "symlink"
-              : "other";
-        return { type, size: info.size, mtimeMs: info.mtimeMs };
+        return fileStatOf(await lstat(childPath(dir, name)));
       });
     },
   };
