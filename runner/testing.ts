@@ -8,7 +8,7 @@ import { bundleHook } from "./bundle.js";
 import { CommunitySandbox } from "./community-sandbox.js";
 import { Dispatcher } from "./dispatch.js";
 import { sandboxRule } from "./engines/sandbox.js";
-import { describeIssues, RunnerError } from "./errors.js";
+import { describeIssues, errorText, RunnerError } from "./errors.js";
 import { type CtxOf, ctxSchema, type Point } from "./events.js";
 import type { HookSettings } from "./hook.js";
 import type { Logger } from "./logger.js";
@@ -121,7 +121,15 @@ async function nearestManifest(dir: string): Promise<{ name?: string; settings: 
   for (let at = dir; ; at = dirname(at)) {
     const text = await readFile(join(at, "package.json"), "utf8").catch(() => undefined);
     if (text !== undefined) {
-      const json = JSON.parse(text) as { name?: unknown; hookyard?: unknown };
+      let json: { name?: unknown; hookyard?: unknown };
+      try {
+        json = JSON.parse(text) as typeof json;
+      } catch (error) {
+        throw new RunnerError(
+          "RUN_ERR_HOOK_INVALID",
+          `${join(at, "package.json")} is not valid JSON: ${errorText(error)}`,
+        );
+      }
       const field = json.hookyard;
       if (field === undefined) return { settings: {} };
       const parsed = hookManifestSchema.safeParse(field);

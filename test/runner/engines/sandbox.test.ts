@@ -140,6 +140,14 @@ describe("sandbox engine through the test helper", () => {
     expect(hook.warnings.filter((w) => /quarantined/.test(w))).toHaveLength(1);
   });
 
+  it("a malformed package.json beside the hook is named, not thrown as a bare SyntaxError", async () => {
+    const root = await workspace({ "package.json": "{ not json" });
+    const file = await hookFile(root, "guard", guardSource);
+    const failure = await sandboxedHook(file, { root }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: "RUN_ERR_HOOK_INVALID" });
+    expect((failure as Error).message).toContain(join(root, "package.json"));
+  });
+
   it("inline isolation gives the same answers", async () => {
     const root = await workspace();
     const hook = await track(
