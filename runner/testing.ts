@@ -54,10 +54,11 @@ export async function sandboxedHook(
   options: SandboxedHookOptions = {},
 ): Promise<SandboxedHook> {
   const root = resolve(options.root ?? process.cwd());
+  // The manifest first: esbuild reads the same package.json, and would report a broken one without naming it.
+  const manifest = await nearestManifest(dirname(resolve(file)));
   const code = await bundleHook(resolve(file), "sandbox");
   const bytes = Buffer.from(code);
   const integrity = `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
-  const manifest = await nearestManifest(dirname(resolve(file)));
   const settings = options.settings ?? manifest.settings;
   const name = options.name ?? manifest.name ?? basename(file).replace(/\.[^.]+$/, "");
   const grants = parseGrants(options.grants ?? []);
