@@ -23,6 +23,11 @@ export interface CommunitySandboxOptions {
   /** Name → addresses consulted before DNS by net grants (tests inject a resolver this way). */
   hosts?: Record<string, string[]>;
   auditFile?: string;
+  /**
+   * An already created sandbox to run in; the caller closes it. It keeps the isolation, hosts,
+   * audit file and host services it was made with.
+   */
+  sandbox?: Sandbox;
 }
 
 /**
@@ -84,7 +89,7 @@ export class CommunitySandbox {
   }
 
   async close(): Promise<void> {
-    await this.sandbox?.close();
+    if (!this.options.sandbox) await this.sandbox?.close();
   }
 
   private name(id: string): string {
@@ -93,6 +98,10 @@ export class CommunitySandbox {
 
   private start(): Sandbox {
     if (this.sandbox) return this.sandbox;
+    if (this.options.sandbox) {
+      this.sandbox = this.options.sandbox;
+      return this.sandbox;
+    }
     const { root, logger, state } = this.options;
     this.sandbox = createSandbox({
       isolation: this.options.isolation ?? "process",

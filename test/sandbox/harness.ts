@@ -12,6 +12,7 @@ import {
   type SandboxLimits,
 } from "../../sandbox/index.js";
 import { tempDir, workspace } from "../helpers/temp.js";
+import { agentCheckFile, agentCheckHook, agentSession } from "./agent-check.js";
 
 /**
  * A real sandbox (real sandbox process, real isolates, real broker) over a temp workspace, with
@@ -43,6 +44,8 @@ export interface Harness {
   readonly root: string;
   /** Absolute path of a file outside the workspace and outside every grant. */
   readonly canaryFile: string;
+  /** The canary file's content and the canary env var's value: what no hook or model may ever see. */
+  readonly secrets: readonly string[];
   readonly logs: [hook: string, text: string][];
   readonly warnings: string[];
   /** Every answer this harness returned, for the leak check. */
@@ -109,6 +112,7 @@ export async function harness(
     sandbox,
     root,
     canaryFile,
+    secrets: [canaryFileValue, canaryEnvValue],
     logs,
     warnings,
     answers,
@@ -137,15 +141,27 @@ export async function harness(
   return h;
 }
 
-/** A hook that only answers: the sandbox must still run it after whatever an attack did. */
+/** A hook that only answers, with a notice naming the tool. */
 export const benignSource = `export default defineHook({
   name: "benign",
   on: { tool_before(ctx) { return { notice: "still here: " + ctx.tool }; } },
 });`;
 
+/**
+ * After an attack: a real agent session whose community hook runs in the attacked sandbox (its
+ * process, its isolates) still answers, and shows the model no canary.
+ */
 export async function expectStillAnswers(h: Harness): Promise<void> {
-  const answer = await h.runOne(h.hook("benign", benignSource));
-  expect(answer).toMatchObject({ status: "ok", decision: { notice: "still here: bash" } });
+  const logged = h.logs.length;
+  const injected = await agentSession({
+    root: h.root,
+    sandbox: h.sandbox,
+    secrets: h.secrets,
+    use: 'api.log("served the agent"); return "saw " + ctx.tool + " of " + ctx.args.path;',
+  });
+  expect(injected).toBe(`saw write_file of ${agentCheckFile}`);
+  // Its log line reached this harness's host services: the hook ran in h.sandbox, not in a new one.
+  expect(h.logs.slice(logged)).toEqual([[expect.stringMatching(`^${agentCheckHook}@`), "served the agent"]]);
 }
 
 /** A bundle whose tool_before handler has `body` (which may use ctx and api). */

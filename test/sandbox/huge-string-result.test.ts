@@ -34,5 +34,6 @@ describe("a 100 MB string result", () => {
       limits: { maxResultBytes: 1_000 },
     });
     expect(await h.runOne(hook)).toMatchObject({ status: "error", code: "SANDBOX_ERR_RESULT" });
+    await expectStillAnswers(h);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HookAnswer } from "../../sandbox/index.js";
-import { type Harness, handler, harness } from "./harness.js";
+import { expectStillAnswers, type Harness, handler, harness } from "./harness.js";
 
 /** Hooks covering each kind of answer, by name. */
 const hooks: [name: string, source: string, limits?: { cpuMs: number }][] = [
@@ -30,7 +30,9 @@ async function answersIn(isolation: "process" | "inline"): Promise<{ answers: un
     const { hook: _id, ms: _ms, ...rest } = (await h.runOne(hook)) as HookAnswer;
     answers.push({ name, ...rest });
   }
-  return { answers, logs: h.logs.map(([, text]) => text) };
+  const logs = h.logs.map(([, text]) => text);
+  await expectStillAnswers(h);
+  return { answers, logs };
 }
 
 describe("inline isolation", () => {

@@ -107,6 +107,7 @@ describe("kill -9 of the sandbox process mid-call", () => {
     ]);
     expect((answers[0] as { decision: { notice: string } }).decision.notice).toHaveLength(200_000);
     expect(answers[1]).toMatchObject({ status: "ok", decision: { notice: "small" } });
+    await expectStillAnswers(h);
   });
 
   it("with two batches in flight, the hook running in each answers SANDBOX_ERR_CRASHED and the hooks before keep their answers", async () => {

@@ -42,5 +42,6 @@ describe("API results that arrive after the call ended", () => {
       status: "ok",
       decision: { notice: "36 SANDBOX_API_TOO_MANY_CALLS" },
     });
+    await expectStillAnswers(h);
   });
 });

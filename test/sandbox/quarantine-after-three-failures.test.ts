@@ -32,6 +32,7 @@ describe("a hook that fails its isolate three times", () => {
       "ok",
       "SANDBOX_ERR_QUARANTINED",
     ]);
+    await expectStillAnswers(h);
   });
 
   it("a hook's own throws do not count", async () => {
@@ -40,6 +41,7 @@ describe("a hook that fails its isolate three times", () => {
     for (let i = 0; i < 5; i++) expect(await h.runOne(thrower)).toMatchObject({ code: "SANDBOX_ERR_THREW" });
     expect(h.sandbox.quarantined.size).toBe(0);
     expect(h.warnings).toEqual([]);
+    await expectStillAnswers(h);
   });
 
   it("crashes of the sandbox process count towards it", async () => {

@@ -46,5 +46,6 @@ describe("Proxy, getter and toJSON traps in the returned value", () => {
       ctx: { tool: "bash", args: { command: "rm -rf /" }, callId: "call-1" },
       ms: expect.any(Number),
     });
+    await expectStillAnswers(h);
   });
 });

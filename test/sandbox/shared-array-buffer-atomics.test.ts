@@ -35,6 +35,7 @@ describe("SharedArrayBuffer and Atomics", () => {
       decision: { notice: {} },
       ctx: { args: { 0: 0, 1: 0 } },
     });
+    await expectStillAnswers(h);
   });
 
   it("a SharedArrayBuffer larger than the memory limit is refused", async () => {
@@ -48,5 +49,6 @@ describe("SharedArrayBuffer and Atomics", () => {
       ),
     );
     expect(answer).toMatchObject({ status: "ok", decision: { notice: "RangeError" } });
+    await expectStillAnswers(h);
   });
 });

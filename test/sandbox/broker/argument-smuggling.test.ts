@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tempDir, workspace } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, expectBrokerError, recordingServer } from "./helpers.js";
 
 /*
@@ -25,6 +26,14 @@ describe("arguments that do not fit the method", () => {
     );
     await expectBrokerError(broker.call("__proto__", []), "BROKER_ERR_UNKNOWN_METHOD");
     await expectBrokerError(broker.call("constructor", []), "BROKER_ERR_UNKNOWN_METHOD");
+    const used = await agentSession({
+      root,
+      grants: ["fs.read:docs", "fs.write:docs", "process:echo"],
+      use: `await api.fs.writeFile("docs/b.md", "b");
+        const echo = await api.process.exec("echo", ["echoed"]);
+        return [await api.fs.readFile("docs/a.md"), await api.fs.readFile("docs/b.md"), echo.stdout.trim()].join(" ");`,
+    });
+    expect(used).toBe("a b echoed");
   });
 
   it("cannot pollute the host through __proto__ keys", async () => {
@@ -40,13 +49,22 @@ describe("arguments that do not fit the method", () => {
       .catch(() => undefined);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).shell).toBeUndefined();
+    const used = await agentSession({
+      root,
+      grants: [`net:127.0.0.1:${server.port}`, "process:echo"],
+      use: `const echo = await api.process.exec("echo", ["echoed"]);
+        return (await api.net.fetch("${server.origin}/")).body + " " + echo.stdout.trim();`,
+    });
+    expect(used).toBe("ok echoed");
   });
 });
 
 describe("a request that would smuggle something past the URL check", () => {
   it("refuses other schemes, credentials in the URL, and headers the broker owns", async () => {
     const server = await recordingServer((_q, response) => response.end("ok"));
-    const { call } = brokerFor(await tempDir(), [`net:127.0.0.1:${server.port}`, "net:example.com"]);
+    const root = await tempDir();
+    const grants = [`net:127.0.0.1:${server.port}`, "net:example.com"];
+    const { call } = brokerFor(root, grants);
     for (const url of [
       "file:///etc/passwd",
       "ftp://example.com/",
@@ -84,5 +102,11 @@ describe("a request that would smuggle something past the URL check", () => {
       body: "ok",
     });
     expect(server.seen).toMatchObject([{ method: "POST", headers: { "x-ok": "1", "content-length": "1" } }]);
+    const used = await agentSession({
+      root,
+      grants,
+      use: `return (await api.net.fetch("${server.origin}/", { headers: { "X-Ok": "1" } })).body;`,
+    });
+    expect(used).toBe("ok");
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, expectBrokerError, expectDenied } from "./helpers.js";
 
 const secret = `env-canary-${process.pid}`;
@@ -14,7 +15,9 @@ afterEach(() => {
 
 describe("environment variables", () => {
   it("a granted one is read; any other is denied by name, its value never shown", async () => {
-    const { call } = brokerFor(await tempDir(), ["env:HOOKYARD_GRANTED_VAR", "env:HOOKYARD_UNSET_VAR"]);
+    const root = await tempDir();
+    const grants = ["env:HOOKYARD_GRANTED_VAR", "env:HOOKYARD_UNSET_VAR"];
+    const { call } = brokerFor(root, grants);
     expect(await call("env.get", "HOOKYARD_GRANTED_VAR")).toBe("granted value");
     expect(await call("env.get", "HOOKYARD_UNSET_VAR")).toBeNull();
     await expectDenied(call("env.get", "HOOKYARD_SECRET_CANARY"), "env:HOOKYARD_SECRET_CANARY");
@@ -23,6 +26,13 @@ describe("environment variables", () => {
     // Names are exact: no case folding, no prefixes.
     await expectDenied(call("env.get", "hookyard_granted_var"), "env:hookyard_granted_var");
     await expectDenied(call("env.get", "HOOKYARD_GRANTED"), "env:HOOKYARD_GRANTED");
+    const used = await agentSession({
+      root,
+      grants,
+      use: 'return [await api.env.get("HOOKYARD_GRANTED_VAR"), await api.env.get("HOOKYARD_UNSET_VAR")].join();',
+      secrets: [secret],
+    });
+    expect(used).toBe("granted value,");
   });
 
   it("come from the env the broker was given, when given one", async () => {
@@ -31,9 +41,12 @@ describe("environment variables", () => {
   });
 
   it("refuses what is not a variable name", async () => {
-    const { call } = brokerFor(await tempDir(), ["env:HOME"]);
+    const root = await tempDir();
+    const { call } = brokerFor(root, ["env:HOME"]);
     await expectBrokerError(call("env.get", "HOME=x"), "BROKER_ERR_BAD_ARGS");
     await expectBrokerError(call("env.get", ""), "BROKER_ERR_BAD_ARGS");
     await expectBrokerError(call("env.get", 42), "BROKER_ERR_BAD_ARGS");
+    const used = await agentSession({ root, grants: ["env:HOME"], use: 'return api.env.get("HOME");' });
+    expect(used).toBe(process.env.HOME);
   });
 });

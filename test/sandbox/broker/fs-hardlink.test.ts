@@ -2,6 +2,7 @@ import { link, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeFiles } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, canaryFile, expectBrokerError } from "./helpers.js";
 
 describe("a hard link inside a granted directory to a file outside", () => {
@@ -28,5 +29,14 @@ describe("a hard link inside a granted directory to a file outside", () => {
     // A file with one link is written as usual.
     expect(await call("fs.writeFile", "docs/own.txt", "changed")).toBeNull();
     expect(await readFile(join(root, "docs/own.txt"), "utf8")).toBe("changed");
+    const used = await agentSession({
+      root,
+      grants: ["fs.write:docs"],
+      use: 'await api.fs.writeFile("docs/own.txt", "by the agent\'s hook"); return "wrote";',
+      secrets: [canary.content],
+    });
+    expect(used).toBe("wrote");
+    expect(await readFile(join(root, "docs/own.txt"), "utf8")).toBe("by the agent's hook");
+    expect(await canary.unchanged()).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir, writeFiles } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, canaryFile, expectBrokerError, expectDenied } from "./helpers.js";
 
 const secretName = "HOOKYARD_BROKER_PROC_CANARY";
@@ -35,6 +36,13 @@ describe("the kernel's views of the host (/proc, /sys, /dev)", () => {
     await expectDenied(call("fs.readFile", "/sys/kernel/hostname"), "fs.read:/sys/kernel/hostname");
     await expectDenied(call("fs.readFile", "/dev/zero"), "fs.read:/dev/zero");
     await expectDenied(call("fs.stat", "/dev/null"), "fs.read:/dev/null");
+    const used = await agentSession({
+      root,
+      grants: ["fs.read:/", "fs.write:/tmp"],
+      use: `return api.fs.readFile(${JSON.stringify(canary.path)});`,
+      secrets: [secret],
+    });
+    expect(used).toBe(canary.content);
   });
 
   it("cannot be reached through a symlink in the workspace, whatever the grants", async () => {
@@ -50,6 +58,13 @@ describe("the kernel's views of the host (/proc, /sys, /dev)", () => {
       expect(String(error)).not.toContain(secret);
     }
     await expectBrokerError(call("fs.readFile", join(root, "docs/env")), "BROKER_ERR_REFUSED");
+    const used = await agentSession({
+      root,
+      grants: ["fs.read:docs", "fs.read:/"],
+      use: 'return api.fs.readFile("docs/readme.md");',
+      secrets: [secret],
+    });
+    expect(used).toBe("hi");
   });
 
   it("are reachable through a grant that names a path in them, and only a regular file is read", async () => {
@@ -59,5 +74,12 @@ describe("the kernel's views of the host (/proc, /sys, /dev)", () => {
     await expectDenied(call("fs.readFile", "/proc/self/environ"), "fs.read:/proc/self/environ");
     // A device is not a file: /dev/zero would never end, /dev/tty would block.
     await expectBrokerError(call("fs.readFile", "/dev/zero"), "BROKER_ERR_WRONG_TYPE");
+    const used = await agentSession({
+      root,
+      grants: ["fs.read:/proc/self/status", "fs.read:/dev"],
+      use: 'return api.fs.readFile("/proc/self/status");',
+      secrets: [secret],
+    });
+    expect(used).toMatch(/^Name:/);
   });
 });

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeFiles } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, canaryFile, expectBrokerError, expectDenied } from "./helpers.js";
 
 async function layout() {
@@ -11,6 +12,18 @@ async function layout() {
   await mkdir(outside);
   await writeFiles(root, { "docs/guide.md": "# guide", "src/main.ts": "main" });
   return { base, root, outside, canary: await canaryFile(outside) };
+}
+
+/** The agent check for fs.write:docs: its hook writes a file there; what the file then holds. */
+async function agentWrites(root: string, secrets: string[]): Promise<string> {
+  const used = await agentSession({
+    root,
+    grants: ["fs.write:docs"],
+    use: 'await api.fs.writeFile("docs/agent.md", "written by the agent\'s hook"); return "wrote";',
+    secrets,
+  });
+  expect(used).toBe("wrote");
+  return readFile(join(root, "docs/agent.md"), "utf8");
 }
 
 describe("a symlink inside a granted directory that leads out", () => {
@@ -33,6 +46,13 @@ describe("a symlink inside a granted directory that leads out", () => {
     expect(await call("fs.readdir", "docs")).toEqual(["evil-dir", "evil.md", "guide.md", "sibling.ts"]);
     const error = await call("fs.readFile", "docs/evil.md").catch((e: Error) => e);
     expect(String((error as Error).message)).not.toContain(base);
+    const used = await agentSession({
+      root,
+      grants: ["fs.read:docs"],
+      use: 'return api.fs.readFile("docs/guide.md");',
+      secrets: [canary.content],
+    });
+    expect(used).toBe("# guide");
   });
 
   it("cannot be written through, to an existing file or into a linked directory", async () => {
@@ -52,10 +72,11 @@ describe("a symlink inside a granted directory that leads out", () => {
     );
     expect(await canary.unchanged()).toBe(true);
     expect(await readdir(outside)).toEqual(["canary.txt"]);
+    expect(await agentWrites(root, [canary.content])).toBe("written by the agent's hook");
   });
 
   it("that leads nowhere yet cannot be used to create a file outside", async () => {
-    const { root, outside } = await layout();
+    const { root, outside, canary } = await layout();
     const { call } = brokerFor(root, ["fs.write:docs"]);
     await symlink(join(outside, "planted.sh"), join(root, "docs/dangling"));
     await symlink(join(outside, "newdir"), join(root, "docs/dangling-dir"));
@@ -63,6 +84,7 @@ describe("a symlink inside a granted directory that leads out", () => {
     await expectBrokerError(call("fs.writeFile", "docs/dangling", "pwned"), "BROKER_ERR_REFUSED");
     await expectBrokerError(call("fs.writeFile", "docs/dangling-dir/x.txt", "pwned"), "BROKER_ERR_REFUSED");
     expect(await readdir(outside)).toEqual(["canary.txt"]);
+    expect(await agentWrites(root, [canary.content])).toBe("written by the agent's hook");
   });
 
   it("is followed when it stays inside the grant", async () => {

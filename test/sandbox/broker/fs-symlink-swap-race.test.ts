@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, canaryFile } from "./helpers.js";
 
 /*
@@ -71,6 +72,8 @@ async function layout() {
   await mkdir(join(root, "docs/sub"), { recursive: true });
   await mkdir(outside);
   await writeFile(join(root, "docs/sub/file.txt"), "inside");
+  // Out of the swap's way, for the agent check after it.
+  await writeFile(join(root, "docs/readme.md"), "steady");
   const canary = await canaryFile(outside, "file.txt");
   return { root, outside, canary };
 }
@@ -94,6 +97,14 @@ describe("a directory swapped for a symlink between the broker's check and its u
     // Both sides of the swap were seen: the race was on.
     expect(codes).toContain("CAPABILITY_DENIED");
     expect(values.length).toBeGreaterThan(0);
+    attacker?.kill("SIGKILL");
+    const used = await agentSession({
+      root,
+      grants: ["fs.read:docs"],
+      use: 'return api.fs.readFile("docs/readme.md");',
+      secrets: [canary.content],
+    });
+    expect(used).toBe("steady");
   });
 
   it("never lets a write land outside through a swapped parent directory", async () => {
@@ -118,6 +129,7 @@ describe("a directory swapped for a symlink between the broker's check and its u
     expect(await canary.unchanged()).toBe(true);
     expect(values.length).toBeGreaterThan(0);
     expect(codes.length).toBeGreaterThan(0);
+    expect(await agentWrites(root, [canary.content])).toBe("written by the agent's hook");
   });
 
   it("never lets a write follow a symlink renamed over the target file", async () => {
@@ -141,5 +153,18 @@ describe("a directory swapped for a symlink between the broker's check and its u
     expect(await canary.unchanged()).toBe(true);
     expect(values.length).toBeGreaterThan(0);
     expect(codes.length).toBeGreaterThan(0);
+    expect(await agentWrites(root, [canary.content])).toBe("written by the agent's hook");
   });
 });
+
+/** The agent check for fs.write:docs: its hook writes a file there; what the file then holds. */
+async function agentWrites(root: string, secrets: string[]): Promise<string> {
+  const used = await agentSession({
+    root,
+    grants: ["fs.write:docs"],
+    use: 'await api.fs.writeFile("docs/agent.md", "written by the agent\'s hook"); return "wrote";',
+    secrets,
+  });
+  expect(used).toBe("wrote");
+  return readFile(join(root, "docs/agent.md"), "utf8");
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, expectDenied, recordingServer } from "./helpers.js";
 
 /** An internal service on loopback that a hook must not reach unless its literal address is granted. */
@@ -15,9 +16,10 @@ describe("a hook reaching loopback, private and metadata addresses", () => {
     const service = await internalService();
     const port = service.port;
     // A broad-looking set of grants: none names a loopback address literally.
-    const { call } = brokerFor(await tempDir(), ["net:localhost", "net:api.example.com"], {
-      hosts: { "api.example.com": ["93.184.216.34"] },
-    });
+    const root = await tempDir();
+    const grants = ["net:localhost", "net:api.example.com"];
+    const hosts = { "api.example.com": ["93.184.216.34"] };
+    const { call } = brokerFor(root, grants, { hosts });
     // By name: localhost resolves to 127.0.0.1 or ::1 depending on the host; either is denied.
     await expect(call("net.fetch", `http://localhost:${port}/`)).rejects.toMatchObject({
       code: "CAPABILITY_DENIED",
@@ -41,12 +43,14 @@ describe("a hook reaching loopback, private and metadata addresses", () => {
     ];
     for (const [url, needs] of cases) await expectDenied(call("net.fetch", url), needs);
     expect(service.seen).toEqual([]);
+    expect(await agentFetches(root, grants, hosts, service.port)).toBe("internal data");
   });
 
   it("is denied metadata, private, link-local, CGNAT and multicast addresses before any connection", async () => {
-    const { call, audit } = brokerFor(await tempDir(), ["net:metadata.google.internal"], {
-      hosts: { "metadata.google.internal": ["169.254.169.254"] },
-    });
+    const root = await tempDir();
+    const grants = ["net:metadata.google.internal"];
+    const hosts = { "metadata.google.internal": ["169.254.169.254"] };
+    const { call, audit } = brokerFor(root, grants, { hosts });
     const cases: [string, string][] = [
       ["http://169.254.169.254/latest/meta-data/", "net:169.254.169.254:80"],
       ["http://metadata.google.internal/computeMetadata/v1/", "net:169.254.169.254:80"],
@@ -61,11 +65,14 @@ describe("a hook reaching loopback, private and metadata addresses", () => {
     ];
     for (const [url, needs] of cases) await expectDenied(call("net.fetch", url), needs);
     expect(audit.entries.every((entry) => !entry.allowed)).toBe(true);
+    const service = await internalService();
+    expect(await agentFetches(root, grants, hosts, service.port)).toBe("internal data");
   });
 
   it("reaches a loopback service when its literal address is granted, with headers as a plain object", async () => {
     const service = await internalService();
-    const { call } = brokerFor(await tempDir(), [`net:127.0.0.1:${service.port}`]);
+    const root = await tempDir();
+    const { call } = brokerFor(root, [`net:127.0.0.1:${service.port}`]);
     const answer = (await call("net.fetch", `${service.origin}/data?x=1`)) as Record<string, unknown>;
     expect(answer).toMatchObject({ status: 200, body: "internal data" });
     expect(Object.getPrototypeOf(answer.headers)).toBe(Object.prototype);
@@ -80,5 +87,24 @@ describe("a hook reaching loopback, private and metadata addresses", () => {
       call("net.fetch", `http://127.0.0.1:${service.port + 1}/`),
       `net:127.0.0.1:${service.port + 1}`,
     );
+    expect(await agentFetches(root, [], {}, service.port)).toBe("internal data");
   });
 });
+
+/**
+ * The agent check: a hook holding the attack's grants, and the literal grant of a loopback
+ * service, reaches that service.
+ */
+async function agentFetches(
+  root: string,
+  grants: string[],
+  hosts: Record<string, string[]>,
+  port: number,
+): Promise<string> {
+  return agentSession({
+    root,
+    grants: [...grants, `net:127.0.0.1:${port}`],
+    hosts,
+    use: `return (await api.net.fetch("http://127.0.0.1:${port}/")).body;`,
+  });
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, expectBrokerError, expectDenied, recordingServer } from "./helpers.js";
 
 /** A server that answers `status` with a Location, for the paths it is told; 200 "final" otherwise. */
@@ -19,6 +20,15 @@ async function redirector(redirects: Record<string, { status: number; to: () => 
   });
 }
 
+/** The agent check: a hook holding the attack's grants (loopback ports) fetches `url` and gets its body. */
+async function agentFetches(root: string, ports: number[], url: string): Promise<string> {
+  return agentSession({
+    root,
+    grants: ports.map((port) => `net:127.0.0.1:${port}`),
+    use: `return (await api.net.fetch("${url}")).body;`,
+  });
+}
+
 describe("a redirect from a granted address", () => {
   it("to a forbidden address is checked like a new request: denied, and the forbidden server sees nothing", async () => {
     const forbidden = await recordingServer((_q, response) => response.end("secret"));
@@ -28,7 +38,8 @@ describe("a redirect from a granted address", () => {
       "/to-metadata": { status: 301, to: () => "http://169.254.169.254/latest/meta-data/" },
       "/to-file": { status: 302, to: () => "file:///etc/passwd" },
     });
-    const { call, audit } = brokerFor(await tempDir(), [`net:127.0.0.1:${granted.port}`]);
+    const root = await tempDir();
+    const { call, audit } = brokerFor(root, [`net:127.0.0.1:${granted.port}`]);
 
     await expectDenied(call("net.fetch", `${granted.origin}/to-loopback`), `net:127.0.0.1:${forbidden.port}`);
     expect(audit.entries).toMatchObject([
@@ -43,6 +54,8 @@ describe("a redirect from a granted address", () => {
     await expectBrokerError(call("net.fetch", `${granted.origin}/to-file`), "BROKER_ERR_BAD_ARGS");
     expect(forbidden.seen).toEqual([]);
     expect(granted.seen).toHaveLength(4);
+    expect(await agentFetches(root, [granted.port], `${granted.origin}/plain`)).toBe("final GET ");
+    expect(forbidden.seen).toEqual([]);
   });
 
   it("drops Authorization and Cookie when the origin changes, and keeps them on the same origin", async () => {
@@ -51,10 +64,8 @@ describe("a redirect from a granted address", () => {
       "/same": { status: 302, to: () => "/final" },
       "/cross": { status: 302, to: () => `${other.origin}/final` },
     });
-    const { call } = brokerFor(await tempDir(), [
-      `net:127.0.0.1:${start.port}`,
-      `net:127.0.0.1:${other.port}`,
-    ]);
+    const root = await tempDir();
+    const { call } = brokerFor(root, [`net:127.0.0.1:${start.port}`, `net:127.0.0.1:${other.port}`]);
     const headers = { Authorization: "Bearer hook-token", Cookie: "session=1", "X-Trace": "keep-me" };
 
     await call("net.fetch", `${start.origin}/same`, { headers });
@@ -65,6 +76,7 @@ describe("a redirect from a granted address", () => {
     expect(crossed.authorization).toBeUndefined();
     expect(crossed.cookie).toBeUndefined();
     expect(crossed["x-trace"]).toBe("keep-me");
+    expect(await agentFetches(root, [start.port, other.port], `${start.origin}/same`)).toBe("final GET ");
   });
 
   it("follows method rules: 303 continues as GET without the body, 307 keeps both", async () => {
@@ -83,10 +95,12 @@ describe("a redirect from a granted address", () => {
 
   it("stops after maxRedirects", async () => {
     const server = await redirector({ "/loop": { status: 302, to: () => "/loop" } });
-    const { call } = brokerFor(await tempDir(), [`net:127.0.0.1:${server.port}`], {
+    const root = await tempDir();
+    const { call } = brokerFor(root, [`net:127.0.0.1:${server.port}`], {
       limits: { maxRedirects: 3 },
     });
     await expectBrokerError(call("net.fetch", `${server.origin}/loop`), "BROKER_ERR_TOO_MANY_REDIRECTS");
     expect(server.seen).toHaveLength(4);
+    expect(await agentFetches(root, [server.port], `${server.origin}/plain`)).toBe("final GET ");
   });
 });

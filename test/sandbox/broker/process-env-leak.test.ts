@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { workspace } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor } from "./helpers.js";
 
 const canary = `env-canary-${process.pid}`;
@@ -39,6 +40,7 @@ describe("a granted command's environment", () => {
     expect(Object.keys(env).every((name) => ["PATH", "HOME", "LANG"].includes(name))).toBe(true);
     expect(env.PATH).toBe("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     expect(Object.keys(env).some((name) => /^(LD_|DYLD_)/.test(name))).toBe(false);
+    expect(parseEnv(await agentRunsEnv(root))).toEqual(env);
   });
 
   it("is the same when the broker reads an explicit host env", async () => {
@@ -52,5 +54,18 @@ describe("a granted command's environment", () => {
       HOME: "/home/someone",
       LANG: "de_DE.UTF-8",
     });
+    expect(parseEnv(await agentRunsEnv(root))).toMatchObject({
+      PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    });
   });
 });
+
+/** The agent check: a hook granted process:env runs it in a real session (the planted env inherited); its output. */
+function agentRunsEnv(root: string): Promise<string> {
+  return agentSession({
+    root,
+    grants: ["process:env"],
+    use: 'return (await api.process.exec("env", [])).stdout;',
+    secrets: [canary],
+  });
+}

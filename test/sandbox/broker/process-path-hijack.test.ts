@@ -3,6 +3,7 @@ import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, workspace } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor } from "./helpers.js";
 
 /** A fake git that leaves a mark when it runs. */
@@ -31,6 +32,8 @@ describe("PATH tricks around a granted command", () => {
       expect(cwdResult.stdout).toMatch(/^git version /);
     }
     expect(existsSync(mark)).toBe(false);
+    expect(await agentRunsGit(root)).toMatch(/^git version /);
+    expect(existsSync(mark)).toBe(false);
   });
 
   it("a fake git planted on PATH after the broker was made does not change what runs", async () => {
@@ -43,5 +46,16 @@ describe("PATH tricks around a granted command", () => {
       stdout: expect.stringMatching(/^git version /),
     });
     expect(existsSync(mark)).toBe(false);
+    expect(await agentRunsGit(root)).toMatch(/^git version /);
+    expect(existsSync(mark)).toBe(false);
   });
 });
+
+/** The agent check: a hook granted process:git runs it in a real session; what it printed. */
+function agentRunsGit(root: string): Promise<string> {
+  return agentSession({
+    root,
+    grants: ["process:git"],
+    use: 'return (await api.process.exec("git", ["--version"])).stdout;',
+  });
+}

@@ -2,6 +2,7 @@ import { chmod } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "../../helpers/temp.js";
+import { agentSession } from "../agent-check.js";
 import { brokerFor, expectBrokerError, expectDenied } from "./helpers.js";
 
 const echoPath = "/usr/bin/echo";
@@ -16,6 +17,7 @@ describe("a command that was not granted", () => {
       { method: "process.exec", target: "ls -la /", allowed: false, needs: "process:ls" },
       { method: "process.exec", target: "/usr/bin/ls", allowed: false, needs: "process:/usr/bin/ls" },
     ]);
+    expect(await agentRuns(root, ["process:echo"], "echo")).toBe("ran\n");
   });
 
   it("runs when granted, called by its bare name or by the path it resolved to, and by nothing else", async () => {
@@ -27,6 +29,7 @@ describe("a command that was not granted", () => {
     await expectDenied(call("process.exec", "/bin/echo", []), "process:/bin/echo");
     await expectBrokerError(call("process.exec", "./echo", []), "BROKER_ERR_BAD_ARGS");
     await expectBrokerError(call("process.exec", "bin/echo", []), "BROKER_ERR_BAD_ARGS");
+    expect(await agentRuns(root, ["process:echo"], "echo")).toBe("ran\n");
   });
 
   it("granted but found nowhere on PATH fails as not found", async () => {
@@ -55,5 +58,15 @@ describe("a command that was not granted", () => {
     }
     const { call } = brokerFor(root, [`process:${lint}`, "fs.write:docs"]);
     expect(await call("process.exec", lint, [])).toMatchObject({ code: 0, stdout: "lint\n" });
+    expect(await agentRuns(root, [`process:${lint}`, "fs.write:docs"], lint)).toBe("lint\n");
   });
 });
+
+/** The agent check: a hook holding the attack's grants runs `command` with the argument "ran" in a real session; its stdout. */
+function agentRuns(root: string, grants: string[], command: string): Promise<string> {
+  return agentSession({
+    root,
+    grants,
+    use: `return (await api.process.exec(${JSON.stringify(command)}, ["ran"])).stdout;`,
+  });
+}
