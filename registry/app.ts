@@ -126,6 +126,9 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
       bodyLimit: limits.maxJsonBodyBytes,
       requestTimeout: 120_000,
       trustProxy: options.trustProxy ?? false,
+      // A name may be 214 characters, and a scoped one is sent encoded (%40, %2F): fastify's
+      // default of 100 would refuse long names with a 414 before any route saw them.
+      routerOptions: { maxParamLength: 512 },
     });
     const log = app.log;
     if (sweptBlobs.length > 0)

@@ -12,7 +12,6 @@ const openFd = promisify(fs.open);
 const fstat = promisify(fs.fstat);
 const readFd = promisify(fs.read);
 const closeFd = promisify(fs.close);
-const stat = promisify(fs.stat);
 
 /**
  * Blobs as files `<root>/sha512/<first two hex digits>/<hex>`. A blob is written to a temp file
@@ -79,12 +78,10 @@ export class FsBlobStore implements BlobStore {
   }
 
   async revision(integrity: string): Promise<string | undefined> {
-    try {
-      return revisionOf(await stat(this.fileOf(integrity), { bigint: true }));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
-    }
+    // Asked on every download of a kept blob. A stat of a local file is a few µs in the kernel,
+    // while handing it to libuv's thread pool costs about 40 µs of CPU: blocking is cheaper here.
+    const stats = fs.statSync(this.fileOf(integrity), { bigint: true, throwIfNoEntry: false });
+    return stats && revisionOf(stats);
   }
 
   async delete(integrity: string): Promise<void> {

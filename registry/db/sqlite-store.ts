@@ -1,6 +1,7 @@
 import { RegistryError, versionExists } from "../errors.js";
 import { displayVersion } from "../latest.js";
 import { nameSkeleton, scopeOf } from "../names.js";
+import { SizedLru } from "../sized-lru.js";
 import type {
   Actor,
   AdvisoryRecord,
@@ -24,6 +25,9 @@ import type { tokens } from "./schema.js";
 import { prepareStatements, type Statements } from "./statements.js";
 import { versionRecord } from "./version-rows.js";
 
+/** About 100 bytes each: every version of a large registry fits in a few tens of MB. */
+const tarballRowsKept = 200_000;
+
 /**
  * RegistryStore over one better-sqlite3 connection: the only module that talks to the database.
  * better-sqlite3 is synchronous, so each method runs to completion without interleaving with
@@ -33,6 +37,11 @@ import { versionRecord } from "./version-rows.js";
 export class SqliteStore implements RegistryStore {
   private readonly q: Statements;
   private readonly packageListeners: Array<(name: string) => void> = [];
+  /**
+   * Found tarball rows by `name\0version`. Version rows are never changed or deleted, so a found
+   * row stays true; misses are not kept (the version may be published next).
+   */
+  private readonly tarballs = new SizedLru<string, TarballRecord>(tarballRowsKept, () => 1);
 
   constructor(private readonly db: RegistryDatabase) {
     this.q = prepareStatements(db);
@@ -116,7 +125,13 @@ export class SqliteStore implements RegistryStore {
   }
 
   async findTarball(name: string, version: string): Promise<TarballRecord | undefined> {
-    return this.q.tarballOf.get(name, version);
+    const key = `${name}\0${version}`;
+    let found = this.tarballs.get(key);
+    if (!found) {
+      found = this.q.tarballOf.get(name, version);
+      if (found) this.tarballs.set(key, found);
+    }
+    return found;
   }
 
   onPackageChange(listener: (name: string) => void): void {
