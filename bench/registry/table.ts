@@ -108,7 +108,8 @@ export function footerLines(
       ` search over ${searchConnections} connections, ${queryCount} queries mixing names, words and word pairs, going` +
       ` on past ${durationMs / 1000} s until ${searchMinCalls} answers (at most ${searchOvertimeMs / 1000} s more,` +
       " since Verdaccio reads every package per query); publish one at a time, a new version of a seeded package.",
-    "The load generator is one Node process on the same cores as the server under test, the same for both peers:" +
+    "The load generator is one Node process speaking HTTP through undici, on the same cores as the server under" +
+      " test, the same for both peers:" +
       " the ratio is the fair number, absolute rates understate both servers. Against a bare node:http server" +
       ` answering ${ceilingBodyBytes.toLocaleString("en-US")} bytes it reaches ${formatValue(ceiling.perSecond, "rate")}` +
       ` (p99 ${formatValue(ceiling.p99Ms, "latency")}): no server can score more here. The server CPU/req rows` +
