@@ -31,6 +31,7 @@ import { localActor, type RegistryStore } from "./store.js";
 import { sweepOrphanBlobs } from "./sweep.js";
 import { defaultTarballLimits, type TarballLimits } from "./tarball/inspect.js";
 import { issueToken } from "./tokens.js";
+import { webPages } from "./web/routes.js";
 
 export interface RegistryLimits extends TarballLimits {
   /** Largest JSON request body. */
@@ -208,6 +209,7 @@ async function configure(app: FastifyInstance, ctx: RegistryContext, rates: Rate
   ]) {
     routes(app, deps);
   }
+  await app.register(webPages, { ctx });
 }
 
 async function firstAdminToken(store: RegistryStore, now: Date): Promise<string | undefined> {

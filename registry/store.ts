@@ -67,6 +67,10 @@ export interface RegistryStore {
 
   /** `match` is an FTS5 expression built by registry/search-query.ts, or "" for every package. */
   search(match: string, limit: number, offset: number): Promise<SearchPage>;
+  /** Packages as search lists them, the one with the newest publish (of any version) first. */
+  recentlyPublished(limit: number): Promise<SearchHit[]>;
+  /** What a listing shows of each named package besides its search hit; unknown names are left out. */
+  listingFacts(names: readonly string[]): Promise<Map<string, ListingFacts>>;
   addDownloads(counts: readonly DownloadCount[]): Promise<void>;
 
   createAdvisory(advisory: NewAdvisory, actor: Actor): Promise<AdvisoryRecord>;
@@ -172,6 +176,15 @@ export interface SearchHit {
   keywords: string[];
   version: string;
   downloads: number;
+}
+
+/** A package in a listing: when it last changed, and what the version search shows asks for. */
+export interface ListingFacts {
+  /** The newest publish of any of its versions. */
+  lastPublishedAt: string;
+  /** Requested capabilities (grant strings) and effects of the version search shows. */
+  capabilities: string[];
+  effects: string[];
 }
 
 export interface SearchPage {

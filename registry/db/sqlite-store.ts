@@ -7,6 +7,7 @@ import type {
   AdvisoryRecord,
   AuditRecord,
   DownloadCount,
+  ListingFacts,
   NewAdvisory,
   NewToken,
   NewVersion,
@@ -15,6 +16,7 @@ import type {
   PackageRecord,
   RegistryStore,
   RightsFacts,
+  SearchHit,
   SearchPage,
   TarballRecord,
   TokenRecord,
@@ -333,6 +335,27 @@ export class SqliteStore implements RegistryStore {
       total: total?.n ?? 0,
       results: rows.map((row) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] })),
     };
+  }
+
+  async recentlyPublished(limit: number): Promise<SearchHit[]> {
+    return this.q.recentlyPublished
+      .all(limit)
+      .map((row) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] }));
+  }
+
+  async listingFacts(names: readonly string[]): Promise<Map<string, ListingFacts>> {
+    if (names.length === 0) return new Map();
+    const rows = this.q.listingFacts.all(JSON.stringify(names));
+    return new Map(
+      rows.map((row) => [
+        row.name,
+        {
+          lastPublishedAt: row.lastPublishedAt,
+          capabilities: JSON.parse(row.capabilities) as string[],
+          effects: JSON.parse(row.effects) as string[],
+        },
+      ]),
+    );
   }
 
   async addDownloads(counts: readonly DownloadCount[]): Promise<void> {

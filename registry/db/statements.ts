@@ -246,6 +246,14 @@ export interface SearchRow {
   downloads: number;
 }
 
+/** A package's listing facts as the statement returns them; JSON columns as text. */
+export interface ListingRow {
+  name: string;
+  capabilities: string;
+  effects: string;
+  lastPublishedAt: string;
+}
+
 function searchStatements(client: Database.Database) {
   const columns = `s.name AS name, s.description AS description, s.keywords AS keywords,
     s.version AS version, p.downloads AS downloads`;
@@ -272,6 +280,22 @@ function searchStatements(client: Database.Database) {
     countMatchingPackages: prepareRaw<[string], { n: number }>(
       client,
       "SELECT count(*) AS n FROM package_search WHERE package_search MATCH ?",
+    ),
+    recentlyPublished: prepareRaw<[number], SearchRow>(
+      client,
+      `SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
+       ORDER BY (SELECT max(v.published_at) FROM versions v WHERE v.package_id = p.id) DESC, s.name
+       LIMIT ?`,
+    ),
+    // The names arrive as one JSON array, so one statement serves any number of them.
+    listingFacts: prepareRaw<[string], ListingRow>(
+      client,
+      `SELECT p.name AS name, v.capabilities AS capabilities, v.effects AS effects,
+         (SELECT max(w.published_at) FROM versions w WHERE w.package_id = p.id) AS lastPublishedAt
+       FROM packages p
+       JOIN package_search s ON s.rowid = p.id
+       JOIN versions v ON v.package_id = p.id AND v.version = s.version
+       WHERE p.name IN (SELECT value FROM json_each(?))`,
     ),
   };
 }

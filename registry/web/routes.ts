@@ -1,0 +1,93 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { RegistryContext } from "../context.js";
+import { RegistryError } from "../errors.js";
+import { checkPackageName, checkVersion } from "../names.js";
+import { errorPage } from "./error-page.js";
+import { maxPage, recentCards, searchListing } from "./listings.js";
+import { packagePage } from "./package-page.js";
+import { loadPackageView } from "./package-view.js";
+import { parsePackagePath } from "./paths.js";
+import { cachedReadmes } from "./readme-cache.js";
+import { frontPage, resultsPage } from "./search-page.js";
+import { sendPage } from "./send-page.js";
+import { staticAssets } from "./static-assets.js";
+
+export interface WebPagesOptions {
+  ctx: RegistryContext;
+}
+
+/** Rendered readmes kept in memory. */
+const readmeCacheBytes = 16 * 1024 * 1024;
+
+const listingQuery = z.object({
+  q: z.string("Give one search text (q).").max(256, "The search text is at most 256 characters.").default(""),
+  page: z.coerce
+    .number("The page must be a number.")
+    .int("The page must be a whole number.")
+    .min(1, "Pages start at 1.")
+    .max(maxPage, `Results stop at page ${maxPage}: search with more words.`)
+    .default(1),
+});
+
+/** Not in the OpenAPI document: it describes the JSON API. */
+const hidden = { schema: { hide: true } };
+
+/**
+ * The marketplace pages (GET /, /packages/:name, /packages/:name/v/:version) and their static
+ * files. A fastify plugin, so that its error handler (HTML pages instead of JSON) applies to these
+ * routes only.
+ */
+export async function webPages(app: FastifyInstance, { ctx }: WebPagesOptions) {
+  const readme = cachedReadmes(readmeCacheBytes);
+  const assets = new Map([...staticAssets().values()].map((asset) => [asset.path, asset]));
+
+  // Errors as pages, with the status of their code; never a stack trace.
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error instanceof RegistryError ? error.statusCode : (error.statusCode ?? 500);
+    if (status < 500) {
+      request.log.info({ code: (error as { code?: string }).code }, error.message);
+      return sendPage(request, reply, status, errorPage(status, error.message, request.id));
+    }
+    request.log.error({ err: error }, "a web page failed");
+    const message = "The registry could not show this page; the server log has the details.";
+    return sendPage(request, reply, status, errorPage(status, message, request.id));
+  });
+
+  app.get("/", hidden, async (request, reply) => {
+    const parsed = listingQuery.safeParse(request.query);
+    if (!parsed.success) {
+      throw new RegistryError(
+        "REG_ERR_VALIDATION",
+        parsed.error.issues[0]?.message ?? "The query is not valid.",
+      );
+    }
+    const { q, page } = parsed.data;
+    const listing = await searchListing(ctx.store, q, page);
+    const body =
+      q.trim() === ""
+        ? frontPage(page === 1 ? await recentCards(ctx.store) : [], listing)
+        : resultsPage(q, listing);
+    return sendPage(request, reply, 200, body);
+  });
+
+  app.get("/packages/*", hidden, async (request, reply) => {
+    const rest = (request.params as { "*": string })["*"];
+    const path = parsePackagePath(rest);
+    if (!path) throw new RegistryError("REG_ERR_NOT_FOUND", `There is no page /packages/${rest}.`);
+    const name = checkPackageName(path.name);
+    const version = path.version === undefined ? undefined : checkVersion(path.version);
+    const view = await loadPackageView(ctx.store, name, version);
+    return sendPage(request, reply, 200, packagePage(view, readme));
+  });
+
+  app.get("/static/:file", hidden, async (request, reply) => {
+    const asset = assets.get(`/static/${(request.params as { file: string }).file}`);
+    if (!asset) throw new RegistryError("REG_ERR_NOT_FOUND", `There is no file ${request.url}.`);
+    // The name holds a hash of the bytes: a changed file has a new name.
+    return reply
+      .type(asset.contentType)
+      .header("cache-control", "public, max-age=31536000, immutable")
+      .send(asset.body);
+  });
+}
