@@ -32,10 +32,10 @@ export interface LoadOptions {
    */
   minCalls?: number;
   overtimeMs?: number;
-  /** The call for the i-th request; i counts from 0 over warm-up and measurement. */
-  call: (i: number) => HttpCall;
+  /** The i-th request sends `calls[i % calls.length]`; i counts from 0 over warm-up and measurement. */
+  calls: readonly HttpCall[];
   /** Statuses that count as success. */
-  ok: (status: number) => boolean;
+  okStatuses: readonly number[];
   /** Stops sending (Ctrl-C): the servers are going away. */
   signal?: AbortSignal;
   /** The server's pid: its CPU time over the measured window is divided by the calls measured. */
@@ -100,6 +100,8 @@ export async function sendOnce(port: number, call: HttpCall): Promise<Answer> {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.calls.length === 0) throw new Error("runLoad needs at least one call");
+  const ok = (status: number) => options.okStatuses.includes(status);
   const pool = new Pool(`http://127.0.0.1:${options.port}`, { connections: options.connections });
   const latencies: number[] = [];
   let next = 0;
@@ -134,12 +136,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         hardStopAt = stopAt + (options.overtimeMs ?? 0);
         cpuTimer = setTimeout(beginMeasuring, Math.max(0, measureFrom - performance.now()));
       }
-      const call = options.call(next++);
+      const call = options.calls[next++ % options.calls.length] as HttpCall;
       const sent = performance.now();
       let failure: string | undefined;
       try {
-        const answer = await send(pool, call, options.ok);
-        if (!options.ok(answer.status)) failure = `${answer.status} ${answer.body.toString().slice(0, 300)}`;
+        const answer = await send(pool, call, ok);
+        if (!ok(answer.status)) failure = `${answer.status} ${answer.body.toString().slice(0, 300)}`;
       } catch (error) {
         failure = (error as Error).message;
       }

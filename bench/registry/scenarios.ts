@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Cleanup } from "./cleanup.js";
-import { type LoadResult, runLoad } from "./load.js";
+import type { HttpCall, LoadResult } from "./load.js";
+import { runLoadInThread } from "./load-thread.js";
 import type { PackedVersion } from "./packed-corpus.js";
 import type { Peer } from "./peer.js";
 import { freePort, startServer } from "./server-process.js";
@@ -26,8 +27,8 @@ export const durationMs = 5_000;
 export const ceilingBodyBytes = 5_000;
 
 const stride = 7_919;
-const ok200 = (status: number) => status === 200;
-const created = (status: number) => status === 200 || status === 201;
+const ok200 = [200];
+const created = [200, 201];
 
 export interface ScenarioResults {
   metadata: LoadResult;
@@ -51,56 +52,70 @@ export async function measurePeers(
 ): Promise<Map<Peer, ScenarioResults>> {
   const { corpus, queries, publishes } = work;
   const at = (i: number) => corpus[(i * stride) % corpus.length] as PackedVersion[];
-  const common = { warmupMs, durationMs, signal };
+  const common = { warmupMs, durationMs };
   const server = (peer: Peer) => ({ port: peer.server.port, serverPid: peer.server.pid });
-  // Reads warm up until each document (or as many tarballs as there are versions) was asked for
-  // once: a registry serves the same bytes again and again, and a cold first pass is not its steady state.
+  // Reads warm up until each document, or each tarball, was asked for once: a registry serves the
+  // same bytes again and again, and a cold first pass is not its steady state.
   const versionCount = corpus.reduce((sum, versions) => sum + versions.length, 0);
+  const get = (path: string): HttpCall => ({ method: "GET", path });
   const scenarios = {
     metadata: (peer: Peer) =>
-      runLoad({
-        ...common,
-        ...server(peer),
-        warmupCalls: corpus.length,
-        connections: readConnections,
-        call: (i) => ({ method: "GET", path: peer.metadataPath((at(i)[0] as PackedVersion).pkg.name) }),
-        ok: ok200,
-      }),
-    tarball: (peer: Peer) =>
-      runLoad({
-        ...common,
-        ...server(peer),
-        warmupCalls: versionCount,
-        connections: readConnections,
-        call: (i) => {
-          const versions = at(i);
-          // Not i % 5: with the stride, that would tie each package to one version.
-          const v = versions[(Math.imul(i, 2_654_435_761) >>> 0) % versions.length] as PackedVersion;
-          return { method: "GET", path: peer.tarballPath(v.pkg.name, v.version) };
+      runLoadInThread(
+        {
+          ...common,
+          ...server(peer),
+          warmupCalls: corpus.length,
+          connections: readConnections,
+          calls: corpus.map((_, i) => get(peer.metadataPath((at(i)[0] as PackedVersion).pkg.name))),
+          okStatuses: ok200,
         },
-        ok: ok200,
-      }),
+        signal,
+      ),
+    tarball: (peer: Peer) =>
+      runLoadInThread(
+        {
+          ...common,
+          ...server(peer),
+          warmupCalls: versionCount,
+          connections: readConnections,
+          calls: Array.from({ length: versionCount }, (_, i) => {
+            const versions = at(i);
+            // Each pass over the packages takes the next version of each (not i % 5, which the
+            // stride would tie to one version per package), so the warm-up asks for every tarball once.
+            const v = versions[Math.floor(i / corpus.length) % versions.length] as PackedVersion;
+            return get(peer.tarballPath(v.pkg.name, v.version));
+          }),
+          okStatuses: ok200,
+        },
+        signal,
+      ),
     search: (peer: Peer) =>
-      runLoad({
-        ...common,
-        port: peer.server.port,
-        connections: searchConnections,
-        minCalls: searchMinCalls,
-        overtimeMs: searchOvertimeMs,
-        call: (i) => ({ method: "GET", path: peer.searchPath(queries[i % queries.length] as string) }),
-        ok: ok200,
-      }),
+      runLoadInThread(
+        {
+          ...common,
+          port: peer.server.port,
+          connections: searchConnections,
+          minCalls: searchMinCalls,
+          overtimeMs: searchOvertimeMs,
+          calls: queries.map((query) => get(peer.searchPath(query))),
+          okStatuses: ok200,
+        },
+        signal,
+      ),
     publish: (peer: Peer) => {
       // Bodies are built before the clock starts, so only the server's work is timed.
       const calls = publishes.map((packed) => peer.publishCall(packed));
-      return runLoad({
-        ...common,
-        port: peer.server.port,
-        connections: 1,
-        maxCalls: calls.length,
-        call: (i) => calls[i] as (typeof calls)[number],
-        ok: created,
-      });
+      return runLoadInThread(
+        {
+          ...common,
+          port: peer.server.port,
+          connections: 1,
+          maxCalls: calls.length,
+          calls,
+          okStatuses: created,
+        },
+        signal,
+      );
     },
   };
   const results = new Map<Peer, Partial<ScenarioResults>>(peers.map((peer) => [peer, {}]));
@@ -138,15 +153,17 @@ export async function measureCeiling(cleanup: Cleanup, log: (line: string) => vo
     cleanup,
   );
   try {
-    const result = await runLoad({
-      port,
-      connections: readConnections,
-      warmupMs,
-      durationMs,
-      call: () => ({ method: "GET", path: "/" }),
-      ok: ok200,
-      signal: cleanup.signal,
-    });
+    const result = await runLoadInThread(
+      {
+        port,
+        connections: readConnections,
+        warmupMs,
+        durationMs,
+        calls: [{ method: "GET", path: "/" }],
+        okStatuses: ok200,
+      },
+      cleanup.signal,
+    );
     log(`generator ceiling, bare node:http server: ${describe(result)}`);
     return result;
   } finally {

@@ -104,7 +104,7 @@ export function footerLines(
   const counts = names.map((name) => `${name} ${ours[name].calls}/${peer[name].calls}`).join(", ");
   const lines = [
     `ratio: how many times hookyard is better (more req/s, or less latency). Each row: ${warmupMs / 1000} s warm-up` +
-      ` (for reads, also until each package document, or as many tarballs as there are versions, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
+      ` (for reads, also until each package document, or each tarball, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
       ` search over ${searchConnections} connections, ${queryCount} queries mixing names, words and word pairs, going` +
       ` on past ${durationMs / 1000} s until ${searchMinCalls} answers (at most ${searchOvertimeMs / 1000} s more,` +
       " since Verdaccio reads every package per query); publish one at a time, a new version of a seeded package.",
