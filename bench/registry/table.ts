@@ -103,8 +103,8 @@ export function footerLines(
   const names = Object.keys(ours) as Array<keyof ScenarioResults>;
   const counts = names.map((name) => `${name} ${ours[name].calls}/${peer[name].calls}`).join(", ");
   const lines = [
-    `ratio: how many times hookyard is better (more req/s, or less latency). Each row: ${warmupMs / 1000} s warm-up` +
-      ` (for reads, also until each package document, or each tarball, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
+    `ratio: how many times hookyard is better (more req/s, or less latency). Each row: a warm-up of ${warmupMs / 1000} s` +
+      ` (reads: after each package document, or each tarball, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
       ` search over ${searchConnections} connections, ${queryCount} queries mixing names, words and word pairs, going` +
       ` on past ${durationMs / 1000} s until ${searchMinCalls} answers (at most ${searchOvertimeMs / 1000} s more,` +
       " since Verdaccio reads every package per query); publish one at a time, a new version of a seeded package.",
