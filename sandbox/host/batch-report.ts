@@ -1,6 +1,6 @@
 import type { HookAnswer } from "../runtime/types.js";
 import type { ProgressWriter } from "./progress-file.js";
-import type { FromHost, HookResult } from "./protocol.js";
+import type { FromHost, HookResult, WireAnswer } from "./protocol.js";
 
 /**
  * One batch's answers, as the sandbox process reports them: all in one message when the batch
@@ -21,7 +21,8 @@ export class BatchReport {
   ) {}
 
   add(answer: HookAnswer, logs: readonly string[], last: boolean): void {
-    const result: HookResult = logs.length > 0 ? { answer, logs } : { answer };
+    const wire = wireAnswer(answer);
+    const result: HookResult = logs.length > 0 ? { answer: wire, logs } : { answer: wire };
     this.unsent.push(result);
     const index = this.answered++;
     if (last) {
@@ -40,4 +41,15 @@ export class BatchReport {
   private flush(last: boolean): void {
     this.send({ t: "answers", r: this.r, results: this.unsent.splice(0), last });
   }
+}
+
+/** The answer as it crosses: without the hook's id (the order of a batch's answers names them). */
+function wireAnswer(answer: HookAnswer): WireAnswer {
+  // To the microsecond: a float's last digits cost time to write and read, and say nothing.
+  const ms = Math.round(answer.ms * 1000) / 1000;
+  if (answer.status === "error") {
+    return { status: "error", code: answer.code, message: answer.message, ms };
+  }
+  const { decision, ctx } = answer;
+  return ctx === undefined ? { status: "ok", decision, ms } : { status: "ok", decision, ctx, ms };
 }

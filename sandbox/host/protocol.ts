@@ -1,8 +1,16 @@
 import type { ChainOutcome, HookAnswer, HookSpec } from "../runtime/types.js";
 
+/**
+ * A hook's answer as it crosses from the sandbox process: without the hook's id, since a batch's
+ * answers come in the order of its hooks and the supervisor knows which one it expects next.
+ */
+export type WireAnswer = WithoutHook<HookAnswer>;
+/** Omit, applied to each member of a union. */
+type WithoutHook<T> = T extends unknown ? Omit<T, "hook"> : never;
+
 /** One hook's answer with the lines it logged during the call. */
 export interface HookResult {
-  answer: HookAnswer;
+  answer: WireAnswer;
   logs?: readonly string[];
 }
 

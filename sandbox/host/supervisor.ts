@@ -17,6 +17,15 @@ const stderrTailBytes = 2_048;
 const channelDrainMs = 200;
 /** Where the progress file goes in the sandbox process; the IPC channel comes after it. */
 const progressFdInChild = 3;
+/**
+ * --no-node-snapshot: isolated-vm crashes on Node 20 without it. --no-concurrent-recompilation:
+ * an isolate entered only for short synchronous calls, idle in between, seldom receives the
+ * optimised code V8 compiles for it on a helper thread (measured with --trace-opt: one of six
+ * compiles of the bootstrap's entry point was installed, the rest were compiled again and again),
+ * so the bootstrap and hook code ran in the baseline tier. Compiled on the isolate's own thread,
+ * the optimised code is there for the next call.
+ */
+const sandboxNodeFlags = ["--no-node-snapshot", "--no-concurrent-recompilation"];
 
 interface HostProcess {
   readonly child: ChildProcess;
@@ -99,8 +108,6 @@ export class SandboxSupervisor implements Backend {
         overdue: undefined,
       };
       this.pending.set(r, run);
-      if (++host.inFlight === 1) this.ref(host, true);
-      this.arm(run, 0, run.startedAt);
       const specs = hooks.map((spec) => {
         if (host.known.has(spec.id)) return spec.id;
         host.known.add(spec.id);
@@ -115,6 +122,10 @@ export class SandboxSupervisor implements Backend {
         outcome: request.outcome,
         hooks: specs,
       });
+      // After the send, so the sandbox process starts on the batch sooner; its answer can only
+      // arrive once this returns to the event loop.
+      if (++host.inFlight === 1) this.ref(host, true);
+      this.arm(run, 0, run.startedAt);
     });
   }
 
@@ -150,7 +161,7 @@ export class SandboxSupervisor implements Backend {
     let child: ChildProcess;
     try {
       child = fork(this.options.entry, [], {
-        execArgv: ["--no-node-snapshot"],
+        execArgv: sandboxNodeFlags,
         env,
         stdio: ["ignore", "ignore", "pipe", progressFd ?? "ignore", "ipc"],
         serialization: "json",
@@ -230,12 +241,12 @@ export class SandboxSupervisor implements Backend {
     }
   }
 
-  /** Takes answers in order, each for the hook expected next; false at the first that is not. */
+  /** Takes answers in order, each as the answer of the hook expected next; false at the first that is not one. */
   private accept(run: PendingRun, results: readonly HookResult[]): boolean {
     for (const result of results) {
       const expected = run.hooks[run.answers.length];
-      const answer = (result as Partial<HookResult> | null)?.answer;
-      if (!expected || !isAnswerFor(answer, expected.id)) return false;
+      const answer = answerOf((result as Partial<HookResult> | null)?.answer, expected?.id);
+      if (!expected || !answer) return false;
       const logs = result.logs;
       if (Array.isArray(logs)) for (const line of logs) this.options.host.log(expected.id, String(line));
       run.answers.push(answer);
@@ -272,7 +283,7 @@ export class SandboxSupervisor implements Backend {
     const records =
       progressFd === undefined ? [] : readProgress(progressFd, run.slot, run.r, run.answers.length);
     const valid = records.findIndex(
-      (record, i) => !isAnswerFor(record.result.answer, run.hooks[run.answers.length + i]?.id),
+      (record, i) => !answerOf(record.result.answer, run.hooks[run.answers.length + i]?.id),
     );
     const kept = valid === -1 ? records : records.slice(0, valid);
     return { results: kept.map((record) => record.result), startedAt: kept.at(-1)?.at ?? run.startedAt };
@@ -395,12 +406,17 @@ function closedAnswer(hook: HookSpec): HookAnswer {
 
 const knownCodes: ReadonlySet<string> = new Set(sandboxErrorCodes);
 
-function isAnswerFor(answer: unknown, id: string | undefined): answer is HookAnswer {
-  if (typeof answer !== "object" || answer === null || id === undefined) return false;
-  const { hook, status, ms, code, message } = answer as Record<string, unknown>;
-  if (hook !== id || typeof ms !== "number") return false;
-  if (status === "ok") return true;
-  return (
-    status === "error" && typeof code === "string" && knownCodes.has(code) && typeof message === "string"
-  );
+/** What the sandbox process sent as an answer, as the answer of hook `id`; undefined if it is not one. */
+function answerOf(wire: unknown, id: string | undefined): HookAnswer | undefined {
+  if (typeof wire !== "object" || wire === null || id === undefined) return undefined;
+  const { status, ms, code, message } = wire as Record<string, unknown>;
+  if (typeof ms !== "number") return undefined;
+  const known =
+    status === "ok" ||
+    (status === "error" && typeof code === "string" && knownCodes.has(code) && typeof message === "string");
+  if (!known) return undefined;
+  // The object is the channel's fresh parse of the message: naming the hook on it copies nothing.
+  const answer = wire as HookAnswer;
+  answer.hook = id;
+  return answer;
 }

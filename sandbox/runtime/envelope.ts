@@ -12,6 +12,9 @@ const guestCodes: ReadonlySet<string> = new Set<SandboxErrorCode>([
 /** Room for the envelope's own framing around the decision and ctx. */
 const framing = 64;
 
+/** What most hooks answer: no decision, ctx unchanged. Known by its text, it needs no parsing. */
+const nothing = '{"d":null}';
+
 /**
  * A guest's envelope (see guest-bootstrap.ts) as an answer. The length is checked before parsing
  * (a string's UTF-8 size is at least its length), the exact byte size right after.
@@ -22,6 +25,7 @@ export function readEnvelope(
   maxResultBytes: number,
   ms: number,
 ): HookAnswer {
+  if (envelope === nothing) return { hook, status: "ok", decision: undefined, ms };
   const refuse = (message: string): HookAnswer => ({
     hook,
     status: "error",

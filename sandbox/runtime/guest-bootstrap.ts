@@ -25,7 +25,7 @@ const bridge = $0;
 const settings = JSON.parse($1);
 
 const { parse, stringify } = JSON;
-const { freeze, defineProperty, keys } = Object;
+const { freeze, defineProperty, keys, setPrototypeOf } = Object;
 const { apply } = Reflect;
 const isArray = Array.isArray;
 const NativePromise = Promise;
@@ -47,9 +47,6 @@ const syncCall = freeze({
   result: freeze({ __proto__: null, copy: true }),
 });
 const promiseConstructor = freeze({ __proto__: null, value: NativePromise });
-/** Where a snapshot keeps the object it was made from, and an array's length: keys no JSON text can make. */
-const originalKey = Symbol("original");
-const lengthKey = Symbol("length");
 
 const maxMessage = 2000;
 let definition = null;
@@ -91,60 +88,82 @@ function rejectNonJson(key, value) {
 }
 
 /**
- * At most this many objects are copied into a snapshot: a ctx made of more (a 2 MiB ctx can hold
- * hundreds of thousands) is compared as JSON instead, so that the copy never weighs on the
- * isolate's memory limit.
+ * At most this many values go into a snapshot: a ctx made of more (a 2 MiB ctx can hold hundreds of
+ * thousands) is compared as JSON instead, so that the snapshot never weighs on the isolate's memory
+ * limit.
  */
-const maxSnapshotObjects = 10000;
-let snapshotObjects = 0;
+const maxSnapshotValues = 50000;
 
 /**
- * What ctx held before the handler ran, to tell whether the handler changed it without turning
- * the whole ctx into JSON again (most hooks change nothing). Null-prototype objects, so nothing
- * the hook put on a prototype runs while it is made; strings are shared, not copied. Throws
- * noSnapshot past maxSnapshotObjects.
+ * What ctx held before the handler ran, to tell whether the handler changed it without turning the
+ * whole ctx into JSON again (most hooks change nothing): every value of ctx in the order JSON
+ * writes them, each object followed by its keys (an array by its length). One flat array with no
+ * prototype, made once and reused, so that taking a snapshot allocates little and nothing the hook
+ * put on a prototype runs while it is made; strings are shared, not copied.
  */
+const shot = setPrototypeOf([], null);
+let shotLength = 0;
+let shotAt = 0;
+const noSnapshot = {};
+
+/** Appends value (and all it holds) to the snapshot; throws noSnapshot past maxSnapshotValues. */
 function snapshot(value) {
-  if (typeof value !== "object" || value === null) return value;
-  if (++snapshotObjects > maxSnapshotObjects) throw noSnapshot;
-  const copy = { __proto__: null };
-  copy[originalKey] = value;
-  if (isArray(value)) copy[lengthKey] = value.length;
+  if (shotLength >= maxSnapshotValues) throw noSnapshot;
+  shot[shotLength++] = value;
+  if (typeof value !== "object" || value === null) return;
+  if (isArray(value)) {
+    const length = value.length;
+    shot[shotLength++] = length;
+    for (let i = 0; i < length; i++) snapshot(value[i]);
+    return;
+  }
   const names = keys(value);
-  for (let i = 0; i < names.length; i++) copy[names[i]] = snapshot(value[names[i]]);
-  return copy;
+  shot[shotLength++] = names;
+  for (let i = 0; i < names.length; i++) snapshot(value[names[i]]);
 }
 
 /**
- * True only if value would turn into the same JSON as the snapshot: the very objects ctx was
- * parsed into, with no toJSON, the same keys in the same order, the same array lengths, the same
- * primitives. Anything else (a new object, a hole, an extra key that JSON would skip) counts as
- * a change, and the JSON itself then decides.
+ * True only if value would turn into the same JSON as the snapshot from shotAt on: the very objects
+ * ctx was parsed into, with no toJSON, the same keys in the same order, the same array lengths, the
+ * same primitives. Anything else (a new object, a hole, an extra key that JSON would skip) counts
+ * as a change, and the JSON itself then decides.
  */
-function unchanged(value, copy) {
-  if (typeof copy !== "object" || copy === null) return value === copy;
-  if (value !== copy[originalKey] || value.toJSON !== undefined) return false;
-  const length = copy[lengthKey];
-  if (length !== undefined && value.length !== length) return false;
+function unchanged(value) {
+  const was = shot[shotAt++];
+  if (value !== was) return false;
+  if (typeof was !== "object" || was === null) return true;
+  if (value.toJSON !== undefined) return false;
+  const shape = shot[shotAt++];
+  if (typeof shape === "number") {
+    if (value.length !== shape) return false;
+    for (let i = 0; i < shape; i++) if (!unchanged(value[i])) return false;
+    return true;
+  }
   const names = keys(value);
-  const copied = keys(copy);
-  if (names.length !== copied.length) return false;
+  if (names.length !== shape.length) return false;
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (name !== copied[i] || !unchanged(value[name], copy[name])) return false;
+    if (name !== shape[i] || !unchanged(value[name])) return false;
   }
   return true;
 }
 
-const noSnapshot = {};
+/** Lets go of what the snapshot held, so that no ctx outlives its call in the isolate. */
+function forgetSnapshot() {
+  for (let i = 0; i < shotLength; i++) shot[i] = undefined;
+  shotLength = 0;
+}
 
 /** Whether ctx may differ from ctxJson; a snapshot that could not be made or compared says yes. */
 function mayHaveChanged(ctx, before) {
   if (before === noSnapshot) return true;
+  shotAt = 0;
   try {
-    return !unchanged(ctx, before);
+    return !unchanged(ctx);
   } catch {
     return true;
+  } finally {
+    forgetSnapshot();
   }
 }
 
@@ -305,6 +324,8 @@ function attach(namespace) {
 
 /** One call: an envelope, or "" when the handler's promise has not settled by the end of this task. */
 function run(point, ctxJson, outcomeJson, token) {
+  // A call that ended without comparing (it threw, or was rejected) left its snapshot behind.
+  forgetSnapshot();
   callToken = token;
   logLines = 0;
   logChars = 0;
@@ -327,12 +348,13 @@ function run(point, ctxJson, outcomeJson, token) {
   } catch {
     return fail("SANDBOX_ERR_OPTIONS", "ctx is not JSON");
   }
-  let before = noSnapshot;
-  snapshotObjects = 0;
+  let before = shot;
   try {
-    before = snapshot(ctx);
+    snapshot(ctx);
   } catch {
-    // Too many objects, or too deep to walk here: the JSON comparison after the call still works.
+    // Too many values, or too deep to walk here: the JSON comparison after the call still works.
+    forgetSnapshot();
+    before = noSnapshot;
   }
   let result;
   let then;

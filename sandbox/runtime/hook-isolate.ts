@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import ivm from "isolated-vm";
 import type { SandboxErrorCode } from "../errors.js";
+import type { BatchInput } from "./batch-input.js";
 import type { BridgeFunction } from "./bridge.js";
 import { guestBootstrap } from "./guest-bootstrap.js";
 import { maxLogLinesPerCall } from "./limits.js";
@@ -130,18 +131,14 @@ export class HookIsolate {
    * If the handler's promise is still pending after that, the wait is bounded by the watchdog,
    * which disposes the isolate on a CPU or wall-time breach. Never throws: a failure is an outcome.
    */
-  call(
-    point: string,
-    ctxJson: string,
-    outcomeJson: string,
-    token: number,
-    startedAt: number,
-  ): CallOutcome | Promise<CallOutcome> {
+  call(input: BatchInput, token: number, startedAt: number): CallOutcome | Promise<CallOutcome> {
     const { cpuMs, wallMs } = this.limits;
     const cpuAtStart = this.isolate.cpuTime;
     const timeout = Math.max(1, Math.min(cpuMs, Math.floor(wallMs - (performance.now() - startedAt))));
     try {
-      let envelope = this.run.applySync(undefined, [point, ctxJson, outcomeJson, token], { timeout });
+      let envelope = this.run.applySync(undefined, [input.point, input.ctxJson(), input.outcomeJson, token], {
+        timeout,
+      });
       if (envelope === "") envelope = this.take.applySync(undefined, [], { timeout });
       if (envelope !== "") return { envelope };
     } catch (error) {

@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Broker } from "../broker/index.js";
+import type { BatchInput } from "./batch-input.js";
 import { type ActiveCall, type BridgeFunction, createBridge } from "./bridge.js";
 import { CallLog } from "./call-log.js";
 import { readEnvelope } from "./envelope.js";
@@ -61,18 +62,13 @@ export class HookSlot {
   }
 
   /** An answer at once when the slot is free and the handler answers synchronously, as most do. */
-  call(
-    point: string,
-    ctxJson: string,
-    ctxBytes: number,
-    outcomeJson: string,
-  ): SlotAnswer | Promise<SlotAnswer> {
+  call(input: BatchInput): SlotAnswer | Promise<SlotAnswer> {
     // The slot passes from one call to the next without ever being free in between.
-    if (this.busy) return this.callLater(point, ctxJson, ctxBytes, outcomeJson);
+    if (this.busy) return this.callLater(input);
     this.busy = true;
     let answer: SlotAnswer | Promise<SlotAnswer>;
     try {
-      answer = this.callNow(point, ctxJson, ctxBytes, outcomeJson);
+      answer = this.callNow(input);
     } catch (error) {
       this.release();
       throw error;
@@ -84,15 +80,10 @@ export class HookSlot {
     return answer.finally(() => this.release());
   }
 
-  private async callLater(
-    point: string,
-    ctxJson: string,
-    ctxBytes: number,
-    outcomeJson: string,
-  ): Promise<SlotAnswer> {
+  private async callLater(input: BatchInput): Promise<SlotAnswer> {
     await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
-      return await this.callNow(point, ctxJson, ctxBytes, outcomeJson);
+      return await this.callNow(input);
     } finally {
       this.release();
     }
@@ -108,15 +99,11 @@ export class HookSlot {
     this.isolate?.dispose();
   }
 
-  private callNow(
-    point: string,
-    ctxJson: string,
-    ctxBytes: number,
-    outcomeJson: string,
-  ): SlotAnswer | Promise<SlotAnswer> {
+  private callNow(input: BatchInput): SlotAnswer | Promise<SlotAnswer> {
     const startedAt = performance.now();
     const { limits } = this.spec;
     const log = new CallLog(limits.maxLogBytes);
+    const { ctxBytes } = input;
     if (ctxBytes > limits.maxCtxBytes) {
       return this.failed(startedAt, log, {
         code: "SANDBOX_ERR_CTX_TOO_LARGE",
@@ -136,7 +123,7 @@ export class HookSlot {
     const call: ActiveCall = { token: (this.latest?.token ?? 0) + 1, log, pending: 0 };
     this.active = call;
     this.latest = call;
-    const outcome = isolate.call(point, ctxJson, outcomeJson, call.token, startedAt);
+    const outcome = isolate.call(input, call.token, startedAt);
     if (!(outcome instanceof Promise)) return this.answer(isolate, startedAt, log, outcome);
     return outcome.then((settled) => this.answer(isolate, startedAt, log, settled));
   }

@@ -1,4 +1,5 @@
 import type { AuditSink, Broker } from "../broker/index.js";
+import { BatchInput } from "./batch-input.js";
 import { HookSlot } from "./hook-slot.js";
 import { assertIsolateFlags } from "./node-flags.js";
 import { stopsBatch } from "./stops-batch.js";
@@ -45,20 +46,24 @@ export class SandboxRuntime {
 
   /** Calls the hooks in order, handing each answer to `emit` as soon as it is known; never throws. */
   async run(request: RunRequest, ids: readonly string[], emit: AnswerSink): Promise<void> {
-    const ctxBytes = Buffer.byteLength(request.ctxJson);
-    const outcomeJson = request.outcome ? JSON.stringify(request.outcome) : "";
-    for (const [i, id] of ids.entries()) {
-      const slot = this.slots.get(id);
-      if (!slot) {
-        const message = `hook ${id} was not registered with the sandbox process`;
-        emit({ hook: id, status: "error", code: "SANDBOX_ERR_OPTIONS", message, ms: 0 }, [], true);
-        return;
+    const input = new BatchInput(request);
+    try {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i] as string;
+        const slot = this.slots.get(id);
+        if (!slot) {
+          const message = `hook ${id} was not registered with the sandbox process`;
+          emit({ hook: id, status: "error", code: "SANDBOX_ERR_OPTIONS", message, ms: 0 }, [], true);
+          return;
+        }
+        const called = slot.call(input);
+        const { answer, logs } = called instanceof Promise ? await called : called;
+        const last = i === ids.length - 1 || stopsBatch(answer);
+        emit(answer, logs, last);
+        if (last) return;
       }
-      const called = slot.call(request.point, request.ctxJson, ctxBytes, outcomeJson);
-      const { answer, logs } = called instanceof Promise ? await called : called;
-      const last = i === ids.length - 1 || stopsBatch(answer);
-      emit(answer, logs, last);
-      if (last) return;
+    } finally {
+      input.release();
     }
   }
 
