@@ -31,6 +31,7 @@ import { localActor, type RegistryStore } from "./store.js";
 import { sweepOrphanBlobs } from "./sweep.js";
 import { defaultTarballLimits, type TarballLimits } from "./tarball/inspect.js";
 import { issueToken } from "./tokens.js";
+import { sendNotFoundPage } from "./web/error-page.js";
 import { webPages } from "./web/routes.js";
 
 export interface RegistryLimits extends TarballLimits {
@@ -174,7 +175,7 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
 
 async function configure(app: FastifyInstance, ctx: RegistryContext, rates: RateLimits): Promise<void> {
   app.setValidatorCompiler(zodValidatorCompiler);
-  installErrorHandlers(app);
+  installErrorHandlers(app, { notFoundPage: sendNotFoundPage });
   // Set before anything can fail, so errors carry them too. A callback hook: an async one costs a
   // promise per request.
   const securityHeaders = await helmetHeaders();

@@ -15,27 +15,42 @@ export interface BodyLimitConfig {
   bodyTooLargeCode?: RegistryErrorCode;
 }
 
+export interface ErrorHandlerOptions {
+  /** Answers a browser that asked for a page outside the API that does not exist. */
+  notFoundPage?: (request: FastifyRequest, reply: FastifyReply, message: string) => FastifyReply;
+}
+
+/** A browser navigating asks for HTML first; API clients ask for JSON or anything. */
+function wantsHtml(request: FastifyRequest): boolean {
+  return /^\s*text\/html/i.test(request.headers.accept ?? "");
+}
+
 /**
  * Every response that is not a success is `{ error: { code, message } }` with a REG_ERR_* code:
- * thrown RegistryErrors, fastify's parser and validation failures, unknown routes, and anything
- * unexpected (logged with its stack, answered without it).
+ * thrown RegistryErrors, fastify's parser and validation failures, unknown routes (but for a
+ * browser's request outside /v1/, which gets options.notFoundPage), and anything unexpected
+ * (logged with its stack, answered without it).
  */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((thrown: FastifyError, request, reply) => {
     const error = asRegistryError(thrown, request);
     if (error.statusCode >= 500) request.log.error({ err: thrown, code: error.code }, error.message);
     else request.log.info({ code: error.code }, error.message);
     return sendError(reply, error);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (options.notFoundPage && !path.startsWith("/v1/") && wantsHtml(request)) {
+      return options.notFoundPage(request, reply, `There is no page ${path} here.`);
+    }
+    return sendError(
       reply,
       new RegistryError(
         "REG_ERR_NOT_FOUND",
-        `there is no route ${request.method} ${request.url.split("?")[0]} (see /docs for the API)`,
+        `there is no route ${request.method} ${path} (see /docs for the API)`,
       ),
-    ),
-  );
+    );
+  });
 }
 
 export function sendError(reply: FastifyReply, error: RegistryError): FastifyReply {

@@ -1,5 +1,7 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { html, type SafeHtml } from "./html.js";
 import { layout } from "./layout.js";
+import { sendPage } from "./send-page.js";
 
 const titles: Record<number, string> = {
   400: "That address is not valid",
@@ -14,4 +16,13 @@ export function errorPage(status: number, message: string, requestId: string): S
 <p><a href="/">Search all hooks</a></p>
 ${status >= 500 ? html`<p class="meta">Request id: <code>${requestId}</code></p>` : ""}`;
   return layout({ title, main });
+}
+
+/** The 404 page for a browser that asked for an address outside the API that does not exist. */
+export function sendNotFoundPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  message: string,
+): FastifyReply {
+  return sendPage(request, reply, 404, errorPage(404, message, request.id));
 }

@@ -68,6 +68,20 @@ describe("web pages over HTTP", () => {
     htmlPage(await reg.call("/static/nothing.css"), 404);
   });
 
+  it("a browser asking for an unknown address outside the API gets the 404 page; API clients get JSON", async () => {
+    const reg = await startRegistry();
+    const browser = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const page = htmlPage(await reg.call("/no/such/page?x=1", { headers: browser }), 404);
+    expect(page).toContain("There is no page /no/such/page here.");
+    expect(page).toContain('<a href="/">');
+    const api = await reg.call("/v1/no-such-route", { headers: browser });
+    expect(api.status).toBe(404);
+    expect(api.json.error.code).toBe("REG_ERR_NOT_FOUND");
+    const curl = await reg.call("/no/such/page", { headers: { accept: "*/*" } });
+    expect(curl.status).toBe(404);
+    expect(curl.json.error.code).toBe("REG_ERR_NOT_FOUND");
+  });
+
   it("bad input is a 400 page saying what is wrong, never a stack trace", async () => {
     const reg = await startRegistry();
     const cases: Array<[string, string]> = [
