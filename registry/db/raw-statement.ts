@@ -5,6 +5,8 @@ export interface RawStatement<Params extends unknown[], Row = unknown> {
   run(...params: Params): Database.RunResult;
   get(...params: Params): Row | undefined;
   all(...params: Params): Row[];
+  /** Rows one at a time: leaving the loop early reads no more of them. */
+  iterate(...params: Params): IterableIterator<Row>;
 }
 
 /** SQL that drizzle does not model (FTS5) or that runs too often for drizzle's row mapping. */

@@ -107,6 +107,8 @@ export const versions = sqliteTable(
   (t) => [
     uniqueIndex("versions_package_version_unique").on(t.packageId, t.version),
     index("versions_integrity_idx").on(t.integrity),
+    // The front page's recently published hooks: newest publishes first, without reading them all.
+    index("versions_published_at_idx").on(t.publishedAt),
   ],
 );
 

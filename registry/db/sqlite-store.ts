@@ -338,9 +338,22 @@ export class SqliteStore implements RegistryStore {
   }
 
   async recentlyPublished(limit: number): Promise<SearchHit[]> {
-    return this.q.recentlyPublished
-      .all(limit)
-      .map((row) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] }));
+    // Each package's newest publish, newest first, until `limit` packages and every package tied
+    // with the last of them (ties go by name, as in search).
+    const newest = new Map<number, string>();
+    let last: string | undefined;
+    for (const { packageId, publishedAt } of this.q.publishesNewestFirst.iterate()) {
+      if (newest.size >= limit && publishedAt !== last) break;
+      if (!newest.has(packageId)) newest.set(packageId, publishedAt);
+      if (newest.size >= limit) last ??= publishedAt;
+    }
+    const rows = this.q.searchRowsOfIds.all(JSON.stringify([...newest.keys()]));
+    const at = (row: { id: number }) => newest.get(row.id) ?? "";
+    // Plain string order, as SQLite's: ISO times sort by time.
+    rows.sort((a, b) => (at(a) !== at(b) ? (at(a) < at(b) ? 1 : -1) : a.name < b.name ? -1 : 1));
+    return rows
+      .slice(0, limit)
+      .map(({ id: _id, ...row }) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] }));
   }
 
   async listingFacts(names: readonly string[]): Promise<Map<string, ListingFacts>> {

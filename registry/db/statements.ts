@@ -281,11 +281,15 @@ function searchStatements(client: Database.Database) {
       client,
       "SELECT count(*) AS n FROM package_search WHERE package_search MATCH ?",
     ),
-    recentlyPublished: prepareRaw<[number], SearchRow>(
+    // Newest first through versions_published_at_idx: a reader that stops early reads only the newest.
+    publishesNewestFirst: prepareRaw<[], { packageId: number; publishedAt: string }>(
       client,
-      `SELECT ${columns} FROM package_search s JOIN packages p ON p.id = s.rowid
-       ORDER BY (SELECT max(v.published_at) FROM versions v WHERE v.package_id = p.id) DESC, s.name
-       LIMIT ?`,
+      "SELECT package_id AS packageId, published_at AS publishedAt FROM versions ORDER BY published_at DESC",
+    ),
+    searchRowsOfIds: prepareRaw<[string], SearchRow & { id: number }>(
+      client,
+      `SELECT ${columns}, p.id AS id FROM package_search s JOIN packages p ON p.id = s.rowid
+       WHERE p.id IN (SELECT value FROM json_each(?))`,
     ),
     // The names arrive as one JSON array, so one statement serves any number of them.
     listingFacts: prepareRaw<[string], ListingRow>(

@@ -41,6 +41,18 @@ describe("the store's reads for listings", () => {
     ]);
   });
 
+  it("recentlyPublished breaks ties of publish time by name, also across the limit", async () => {
+    const { reg, publishAt } = await registryWithClock();
+    await publishAt(1, "zulu", "1.0.0");
+    await publishAt(2, "yankee", "1.0.0");
+    await publishAt(2, "xray", "1.0.0");
+    await publishAt(2, "whiskey", "1.0.0");
+    const names = async (limit: number) => (await store(reg).recentlyPublished(limit)).map((hit) => hit.name);
+    expect(await names(2)).toEqual(["whiskey", "xray"]);
+    expect(await names(4)).toEqual(["whiskey", "xray", "yankee", "zulu"]);
+    expect(await names(0)).toEqual([]);
+  });
+
   it("listingFacts gives the last publish and what the shown version asks for; unknown names are left out", async () => {
     const { reg, publishAt } = await registryWithClock();
     await publishAt(1, "guard", "1.0.0", asks({ process: ["git"] }, ["block"]));

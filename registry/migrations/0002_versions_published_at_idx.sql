@@ -1,0 +1,1 @@
+CREATE INDEX `versions_published_at_idx` ON `versions` (`published_at`);
