@@ -14,9 +14,12 @@ export const ownerName = z
 export const packageParams = z.object({ name: nameParam });
 export const versionParams = z.object({ name: nameParam, version: versionParam });
 
+/** How deep a listing may page, through the API and on the web pages alike. */
+export const maxOffset = 10_000;
+
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).max(10_000).default(0),
+  offset: z.coerce.number().int().min(0).max(maxOffset).default(0),
 };
 
 /** OpenAPI: routes that take `Authorization: Bearer <token>`. */

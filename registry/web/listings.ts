@@ -1,10 +1,11 @@
+import { maxOffset } from "../routes/schemas.js";
 import { ftsQuery } from "../search-query.js";
 import type { ListingFacts, RegistryStore, SearchHit } from "../store.js";
 
 /** Packages per page of results. */
 export const pageSize = 20;
 /** The API's offset cap, so a page past it is refused the same way. */
-export const maxPage = Math.floor(10_000 / pageSize) + 1;
+export const maxPage = Math.floor(maxOffset / pageSize) + 1;
 /** Packages under "recently published" on the front page. */
 export const recentCount = 5;
 
