@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { strongEtag } from "./http/etag.js";
 import { packageDocument } from "./package-document.js";
 import { SizedLru } from "./sized-lru.js";
 import type { RegistryStore } from "./store.js";
@@ -41,7 +41,7 @@ export class PackageDocuments {
     // Memory of its own rather than a slice of Node's shared pool, so the budget counts what is kept alive.
     const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
     body.write(json);
-    const document = { body, etag: `"${createHash("sha256").update(body).digest("base64url")}"` };
+    const document = { body, etag: strongEtag(body) };
     if (this.changes === changesBefore) this.kept.set(name, document);
     return document;
   }

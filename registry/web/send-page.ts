@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { matchesEtag } from "../http/etag.js";
+import { matchesEtag, strongEtag } from "../http/etag.js";
 import type { SafeHtml } from "./html.js";
 
 /**
@@ -30,7 +29,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, status: n
     .header("content-security-policy", pageContentSecurityPolicy)
     .header("cache-control", "no-cache");
   if (status !== 200) return reply.send(page.markup);
-  const etag = `"${createHash("sha256").update(page.markup).digest("base64url")}"`;
+  const etag = strongEtag(page.markup);
   reply.header("etag", etag);
   if (matchesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send();
   return reply.send(page.markup);
