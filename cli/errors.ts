@@ -9,6 +9,21 @@ const messages = {
   CLI_ERR_REGISTRY: "The registry could not start or could not be opened",
   CLI_ERR_PORT_IN_USE: "The registry's port is already in use",
   CLI_ERR_LISTEN: "The registry cannot listen on that address",
+  CLI_ERR_REGISTRY_UNREACHABLE: "The registry could not be reached",
+  CLI_ERR_REGISTRY_REFUSED: "The registry refused the request",
+  CLI_ERR_REGISTRY_BAD_ANSWER: "The registry's answer is not what a hookyard registry sends",
+  CLI_ERR_NOT_FOUND: "No such package or version",
+  CLI_ERR_NO_MATCHING_VERSION: "No version satisfies the range",
+  CLI_ERR_INTEGRITY: "Downloaded or stored bytes do not match their integrity",
+  CLI_ERR_SIGNATURE: "The registry's signature does not verify",
+  CLI_ERR_KEY_CHANGED: "The registry's signing key is not the one pinned in hookyard.json",
+  CLI_ERR_GRANT: "A grant is invalid or beyond what the package requests",
+  CLI_ERR_CAPABILITIES_CHANGED: "A new version requests capabilities that were not granted",
+  CLI_ERR_NOT_INSTALLED: "The package is not installed",
+  CLI_ERR_WORKSPACE_INVALID: "hookyard.json or hookyard.lock cannot be used",
+  CLI_ERR_TOKEN_MISSING: "No registry token",
+  CLI_ERR_TOKEN_FILE: "The token file is unsafe or unreadable",
+  CLI_ERR_INTERRUPTED: "Interrupted",
 } as const;
 
 export type CliErrorCode = keyof typeof messages;

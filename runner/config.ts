@@ -11,7 +11,8 @@ export const configFileName = "hookyard.json";
 export const hookOverrideSchema = hookSettingsSchema.extend({ enabled: z.boolean().optional() }).strict();
 export type HookOverride = z.infer<typeof hookOverrideSchema>;
 
-const knownFields = new Set(["hooks", "rules", "sandbox"]);
+/** `registry`, `keys` and `community` belong to `hookyard install` (cli/workspace-config.ts); the runner reads the lockfile. */
+export const knownFields = ["hooks", "rules", "sandbox", "registry", "keys", "community"];
 
 /** How community hooks run. Limits here are the defaults for every sandboxed hook. */
 export const sandboxConfigSchema = z.strictObject({
@@ -92,7 +93,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     problems: [],
     brokenOverrides: new Set(),
     sandbox: {},
-    unknownFields: Object.keys(top.data).filter((key) => !knownFields.has(key)),
+    unknownFields: Object.keys(top.data).filter((key) => !knownFields.includes(key)),
   };
   const problem = (name: string, message: string) =>
     config.problems.push({ name, code: "RUN_ERR_CONFIG_INVALID", message, file });

@@ -19,6 +19,8 @@ const messages = {
   RUN_ERR_BAD_CTX: "ctx does not match its point's schema",
   RUN_ERR_CLOSED: "Hooks were closed",
   RUN_ERR_SANDBOX: "A sandboxed hook failed in the sandbox (memory, crash, result, quarantine)",
+  RUN_ERR_LOCK_INVALID: "hookyard.lock is invalid",
+  RUN_ERR_STORE_MISMATCH: "A community hook's bytes in the store do not match the lockfile",
 } as const;
 
 export type RunnerErrorCode = keyof typeof messages;

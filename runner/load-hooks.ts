@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { builtinHooks } from "./builtin/index.js";
 import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sandbox.js";
 import { compileRule } from "./compile-rule.js";
-import { configFileName, type HookOverride, readWorkspaceConfig } from "./config.js";
+import { configFileName, type HookOverride, knownFields, readWorkspaceConfig } from "./config.js";
 import { Dispatcher } from "./dispatch.js";
 import type { SandboxRuleConfig } from "./engines/sandbox.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "./errors.js";
@@ -84,7 +84,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   };
   for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
   for (const field of config.unknownFields) {
-    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: hooks, rules, sandbox)`);
+    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: ${knownFields.join(", ")})`);
   }
 
   const inprocess = (definition: HookDefinition, source: string, origin: Origin) => () =>

@@ -1,8 +1,39 @@
 import type { Command, CommandGroup } from "../command.js";
+import audit from "./audit.js";
+import grant from "./grant.js";
+import info from "./info.js";
 import init from "./init.js";
+import install from "./install.js";
 import list from "./list.js";
+import login from "./login.js";
+import newCommand from "./new.js";
+import pack from "./pack.js";
+import publish from "./publish.js";
 import registry from "./registry.js";
+import revoke from "./revoke.js";
 import run from "./run.js";
+import search from "./search.js";
+import uninstall from "./uninstall.js";
+import update from "./update.js";
+import verify from "./verify.js";
 
-/** Every command, in the order `hookyard --help` lists them. */
-export const commands: Array<Command | CommandGroup> = [init, list, run, registry];
+/** Every command, in the order `hookyard --help` lists them: a hook's life from writing it to running it. */
+export const commands: Array<Command | CommandGroup> = [
+  init,
+  newCommand,
+  pack,
+  publish,
+  login,
+  search,
+  info,
+  install,
+  update,
+  uninstall,
+  list,
+  grant,
+  revoke,
+  verify,
+  audit,
+  run,
+  registry,
+];

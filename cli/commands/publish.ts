@@ -1,0 +1,10 @@
+import type { Command } from "../command.js";
+
+// Placeholder while the command is being built.
+export default {
+  name: "publish",
+  summary: "(being built)",
+  async run() {
+    return 1;
+  },
+} satisfies Command;

@@ -1,0 +1,237 @@
+import { z } from "zod";
+import { CliError } from "./errors.js";
+
+const versionSchema = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  integrity: z.string(),
+  size: z.number(),
+  capabilities: z.array(z.string()),
+  effects: z.array(z.string()),
+  publishedAt: z.string(),
+  yanked: z.boolean(),
+  yankedReason: z.string().nullable(),
+  deprecated: z.string().nullable(),
+  signature: z.string(),
+  keyId: z.string(),
+  /** Relative to the registry's URL. */
+  tarball: z.string(),
+  manifest: z.looseObject({}),
+});
+export type RegistryVersion = z.infer<typeof versionSchema>;
+
+const packageDocumentSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  "dist-tags": z.record(z.string(), z.string()),
+  versions: z.record(z.string(), versionSchema),
+  readme: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+export type PackageDocument = z.infer<typeof packageDocumentSchema>;
+
+const keysSchema = z.looseObject({
+  keys: z.array(z.looseObject({ keyId: z.string(), algorithm: z.string(), publicKey: z.string() })),
+});
+export type RegistryKey = z.infer<typeof keysSchema>["keys"][number];
+
+const searchSchema = z.looseObject({
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+  results: z.array(
+    z.looseObject({
+      name: z.string(),
+      description: z.string().nullable().optional(),
+      keywords: z.array(z.string()).optional(),
+      version: z.string(),
+      downloads: z.number(),
+    }),
+  ),
+});
+export type SearchAnswer = z.infer<typeof searchSchema>;
+
+const advisorySchema = z.looseObject({
+  id: z.number(),
+  package: z.string(),
+  range: z.string(),
+  severity: z.enum(["low", "moderate", "high", "critical"]),
+  text: z.string(),
+  createdAt: z.string(),
+});
+export type Advisory = z.infer<typeof advisorySchema>;
+const advisoriesSchema = z.looseObject({ advisories: z.record(z.string(), z.array(advisorySchema)) });
+
+const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export interface DownloadProgress {
+  received: number;
+  /** From content-length; undefined when the server did not say. */
+  total: number | undefined;
+}
+
+export interface RegistryClientOptions {
+  token?: string | undefined;
+  /** Cancels every request in flight (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Per request, connection to last byte. */
+  timeoutMs?: number;
+}
+
+/** The refusals a caller tells apart by code: a missing package is not the registry failing. */
+export const notFoundCodes = new Set(["REG_ERR_PACKAGE_NOT_FOUND", "REG_ERR_VERSION_NOT_FOUND"]);
+
+/** A hookyard registry's /v1 API as the CLI uses it: every answer checked, every failure a CliError. */
+export class RegistryClient {
+  constructor(
+    readonly url: string,
+    private readonly options: RegistryClientOptions = {},
+  ) {}
+
+  /** The registry's origin, the key under which its signing key is pinned. */
+  get origin(): string {
+    return new URL(this.url).origin;
+  }
+
+  async packageDocument(name: string): Promise<PackageDocument> {
+    return this.json(`/v1/packages/${encodeURIComponent(name)}`, packageDocumentSchema);
+  }
+
+  async keys(): Promise<RegistryKey[]> {
+    return (await this.json("/v1/keys", keysSchema)).keys;
+  }
+
+  async search(query: string, limit: number, offset: number): Promise<SearchAnswer> {
+    const params = new URLSearchParams({ q: query, limit: String(limit), offset: String(offset) });
+    return this.json(`/v1/search?${params}`, searchSchema);
+  }
+
+  async advisories(names: readonly string[]): Promise<Record<string, Advisory[]>> {
+    if (names.length === 0) return {};
+    const params = new URLSearchParams({ names: names.join(",") });
+    return (await this.json(`/v1/advisories?${params}`, advisoriesSchema)).advisories;
+  }
+
+  async publish(name: string, version: string, tarball: Buffer): Promise<RegistryVersion> {
+    return this.json(
+      `/v1/packages/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
+      versionSchema,
+      { method: "PUT", body: tarball, headers: { "content-type": "application/octet-stream" } },
+    );
+  }
+
+  /** The absolute URL of a version's tarball path as the registry gave it. */
+  tarballUrl(path: string): string {
+    return new URL(path, `${this.url}/`).href;
+  }
+
+  /** Downloads a tarball, reporting progress; refuses more than `maxBytes`. */
+  async download(
+    url: string,
+    maxBytes: number,
+    onProgress?: (progress: DownloadProgress) => void,
+  ): Promise<Buffer> {
+    const response = await this.request(url, {});
+    if (!response.ok) await this.refuse(response, url);
+    const length = Number(response.headers.get("content-length") ?? Number.NaN);
+    const total = Number.isFinite(length) ? length : undefined;
+    if (total !== undefined && total > maxBytes) {
+      await response.body?.cancel();
+      throw new CliError(
+        "CLI_ERR_REGISTRY_BAD_ANSWER",
+        `${url} is ${total} bytes, over the ${maxBytes} a package may be`,
+      );
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    try {
+      for await (const chunk of response.body ?? []) {
+        received += chunk.length;
+        if (received > maxBytes) {
+          throw new CliError(
+            "CLI_ERR_REGISTRY_BAD_ANSWER",
+            `${url} sent more than the ${maxBytes} bytes a package may be`,
+          );
+        }
+        chunks.push(Buffer.from(chunk));
+        onProgress?.({ received, total });
+      }
+    } catch (error) {
+      throw this.failed(url, error);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private async json<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+    const url = `${this.url}${path}`;
+    const response = await this.request(url, init);
+    if (!response.ok) await this.refuse(response, url);
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch (error) {
+      throw this.failed(url, error, "its answer is not JSON");
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new CliError(
+        "CLI_ERR_REGISTRY_BAD_ANSWER",
+        `${url} answered with something a hookyard registry does not send (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}); check --registry`,
+      );
+    }
+    return parsed.data;
+  }
+
+  private async request(url: string, init: RequestInit): Promise<Response> {
+    const signals = [AbortSignal.timeout(this.options.timeoutMs ?? 30_000)];
+    if (this.options.signal) signals.push(this.options.signal);
+    const headers = new Headers(init.headers);
+    if (this.options.token) headers.set("authorization", `Bearer ${this.options.token}`);
+    headers.set("accept", "application/json");
+    try {
+      return await fetch(url, { ...init, headers, signal: AbortSignal.any(signals), redirect: "error" });
+    } catch (error) {
+      throw this.failed(url, error);
+    }
+  }
+
+  private failed(url: string, error: unknown, what?: string): CliError {
+    if (this.options.signal?.aborted) return new CliError("CLI_ERR_INTERRUPTED", "interrupted", 130);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason =
+      what ??
+      ((error as Error).name === "TimeoutError"
+        ? `no answer within ${(this.options.timeoutMs ?? 30_000) / 1000} s`
+        : (cause?.code ?? cause?.message ?? (error as Error).message));
+    return new CliError(
+      "CLI_ERR_REGISTRY_UNREACHABLE",
+      `could not reach the registry at ${this.url} (${url}): ${reason}; check that it is running, or pass --registry`,
+      1,
+      { cause: error },
+    );
+  }
+
+  /** Turns an error answer into a CliError that carries the registry's own code and message. */
+  private async refuse(response: Response, url: string): Promise<never> {
+    const text = await response.text().catch(() => "");
+    let parsed: z.infer<typeof errorBodySchema> | undefined;
+    try {
+      parsed = errorBodySchema.parse(JSON.parse(text));
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed) {
+      throw new CliError(
+        "CLI_ERR_REGISTRY_BAD_ANSWER",
+        `${url} answered HTTP ${response.status}, not a hookyard registry error; check --registry`,
+      );
+    }
+    const { code, message } = parsed.error;
+    throw new CliError(
+      notFoundCodes.has(code) ? "CLI_ERR_NOT_FOUND" : "CLI_ERR_REGISTRY_REFUSED",
+      `${message} (${code})`,
+      1,
+      { cause: { status: response.status, code } },
+    );
+  }
+}
