@@ -17,6 +17,8 @@ export interface CommandOption {
   choices?: string[];
   /** The command refuses to run without it (a usage error). */
   required?: boolean;
+  /** May be given more than once (`--grant a --grant b`): the value is then a string array. */
+  repeatable?: boolean;
 }
 
 /** One file per command; usage and help are generated from this metadata. */

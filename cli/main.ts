@@ -73,13 +73,19 @@ function register(
     if (opt.default !== undefined) option.default(opt.default);
     if (opt.choices) option.choices(opt.choices);
     if (opt.required) option.makeOptionMandatory();
+    if (opt.repeatable)
+      option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     sub.addOption(option);
   }
   if (command.help) sub.addHelpText("after", `\n${command.help}\n`);
   sub.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Commander;
     const options = self.optsWithGlobals() as Record<string, unknown>;
-    const args = params.slice(0, command.args?.length ?? 0).filter((a): a is string => typeof a === "string");
+    // A variadic argument (`<grant...>`) arrives as an array: it is flattened into the rest.
+    const args = params
+      .slice(0, command.args?.length ?? 0)
+      .flat()
+      .filter((a): a is string => typeof a === "string");
     const context = makeContext(io, options);
     setExit((await command.run(context, args, options)) ?? exitCodes.ok);
   });

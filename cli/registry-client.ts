@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { CliError } from "./errors.js";
+import { CliError, exitCodes } from "./errors.js";
 
 const versionSchema = z.looseObject({
-  name: z.string(),
   version: z.string(),
   integrity: z.string(),
   size: z.number(),
@@ -18,17 +17,22 @@ const versionSchema = z.looseObject({
   tarball: z.string(),
   manifest: z.looseObject({}),
 });
-export type RegistryVersion = z.infer<typeof versionSchema>;
+/** A version as the registry describes it, with its package's name (which the signed text starts with). */
+export type RegistryVersion = z.infer<typeof versionSchema> & { name: string };
+const publishedSchema = versionSchema.extend({ name: z.string() });
 
 const packageDocumentSchema = z.looseObject({
   name: z.string(),
-  description: z.string().optional(),
+  // null when the version shown has none, as the registry sends it.
+  description: z.string().nullable().optional(),
   "dist-tags": z.record(z.string(), z.string()),
   versions: z.record(z.string(), versionSchema),
-  readme: z.string().optional(),
+  readme: z.string().nullable().optional(),
   createdAt: z.string().optional(),
 });
-export type PackageDocument = z.infer<typeof packageDocumentSchema>;
+export type PackageDocument = Omit<z.infer<typeof packageDocumentSchema>, "versions"> & {
+  versions: Record<string, RegistryVersion>;
+};
 
 const keysSchema = z.looseObject({
   keys: z.array(z.looseObject({ keyId: z.string(), algorithm: z.string(), publicKey: z.string() })),
@@ -62,6 +66,11 @@ const advisorySchema = z.looseObject({
 export type Advisory = z.infer<typeof advisorySchema>;
 const advisoriesSchema = z.looseObject({ advisories: z.record(z.string(), z.array(advisorySchema)) });
 
+const tokensSchema = z.looseObject({
+  tokens: z.array(z.looseObject({ id: z.string(), owner: z.string(), scope: z.string() })),
+});
+export type RegistryToken = z.infer<typeof tokensSchema>["tokens"][number];
+
 const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export interface DownloadProgress {
@@ -94,7 +103,11 @@ export class RegistryClient {
   }
 
   async packageDocument(name: string): Promise<PackageDocument> {
-    return this.json(`/v1/packages/${encodeURIComponent(name)}`, packageDocumentSchema);
+    const document = await this.json(`/v1/packages/${encodeURIComponent(name)}`, packageDocumentSchema);
+    const versions = Object.fromEntries(
+      Object.entries(document.versions).map(([key, version]) => [key, { ...version, name: document.name }]),
+    );
+    return { ...document, versions };
   }
 
   async keys(): Promise<RegistryKey[]> {
@@ -112,10 +125,15 @@ export class RegistryClient {
     return (await this.json(`/v1/advisories?${params}`, advisoriesSchema)).advisories;
   }
 
+  /** The token's own tokens (an admin's: everyone's), without secrets: answers only to a token the registry accepts. */
+  async tokens(): Promise<RegistryToken[]> {
+    return (await this.json("/v1/tokens", tokensSchema)).tokens;
+  }
+
   async publish(name: string, version: string, tarball: Buffer): Promise<RegistryVersion> {
     return this.json(
       `/v1/packages/${encodeURIComponent(name)}/${encodeURIComponent(version)}`,
-      versionSchema,
+      publishedSchema,
       { method: "PUT", body: tarball, headers: { "content-type": "application/octet-stream" } },
     );
   }
@@ -227,10 +245,19 @@ export class RegistryClient {
       );
     }
     const { code, message } = parsed.error;
+    // The registry caught its own stored bytes changed: for the client that is an integrity failure.
+    if (code === "REG_ERR_BLOB_CORRUPT") {
+      throw new CliError(
+        "CLI_ERR_INTEGRITY",
+        `${url}: the registry's stored bytes no longer match their integrity (${code}); nothing was installed: tell the registry's operator`,
+        exitCodes.security,
+        { cause: { status: response.status, code } },
+      );
+    }
     throw new CliError(
       notFoundCodes.has(code) ? "CLI_ERR_NOT_FOUND" : "CLI_ERR_REGISTRY_REFUSED",
       `${message} (${code})`,
-      1,
+      exitCodes.error,
       { cause: { status: response.status, code } },
     );
   }

@@ -3,6 +3,7 @@ import {
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
+  type KeyObject,
   sign,
   verify,
 } from "node:crypto";
@@ -36,6 +37,13 @@ export function verifySignature(publicKeyPem: string, message: string, signature
   }
 }
 
+/** A key's id: `ed25519:` and the first 16 bytes (hex) of the sha256 of its SPKI DER. Clients recompute it. */
+export function keyIdOf(publicKey: KeyObject | string): string {
+  const key = typeof publicKey === "string" ? createPublicKey(publicKey) : publicKey;
+  const der = key.export({ format: "der", type: "spki" });
+  return `ed25519:${createHash("sha256").update(der).digest("hex").slice(0, 32)}`;
+}
+
 /** Loads the key at `file`, or on first start generates one and writes it there with mode 0600. */
 export async function loadOrCreateSigner(file: string): Promise<Signer> {
   let pem: string;
@@ -58,9 +66,8 @@ function signerFromPem(file: string, pem: string): Signer {
   }
   if (privateKey.asymmetricKeyType !== "ed25519") throw unreadable(file, new Error("not an ed25519 key"));
   const publicKey = createPublicKey(privateKey);
-  const der = publicKey.export({ format: "der", type: "spki" });
   return {
-    keyId: `ed25519:${createHash("sha256").update(der).digest("hex").slice(0, 32)}`,
+    keyId: keyIdOf(publicKey),
     publicKeyPem: publicKey.export({ format: "pem", type: "spki" }).toString(),
     sign: (message) => sign(null, Buffer.from(message), privateKey).toString("base64"),
   };

@@ -8,7 +8,7 @@ export interface HookState {
 }
 
 /**
- * Per-hook key/value state in `.hookyard/state/<hook>.json`. Sets apply to memory in call order
+ * Per-hook key/value state in `.hookyard/state/<hook>.json` (`@scope%2Fname.json` for a scoped name). Sets apply to memory in call order
  * and reach disk through one write queue, each write an atomic replace of the hook's file, so
  * concurrent sets are never lost and a crash never leaves half a file.
  */
@@ -105,6 +105,7 @@ export class StateStore {
   }
 
   private file(hook: string): string {
-    return join(this.dir, `${hook}.json`);
+    // A scoped package name (@acme/guard) is one file, not a folder per scope: the / is encoded.
+    return join(this.dir, `${hook.replaceAll("/", "%2F")}.json`);
   }
 }

@@ -1,10 +1,23 @@
 import type { Command } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { changeGrants } from "../install/change-grants.js";
 
-// Placeholder while the command is being built.
 export default {
   name: "revoke",
-  summary: "(being built)",
-  async run() {
-    return 1;
+  summary: "Take back capabilities granted to an installed sandboxed hook",
+  args: [
+    { name: "<name>", description: "an installed package" },
+    { name: "[grants...]", description: "the grants to take back, as `hookyard list` shows them" },
+  ],
+  options: [
+    { flags: "--all", description: "take back every grant" },
+    { flags: "--json", description: "print the package's grants as JSON" },
+  ],
+  async run(context, args, options) {
+    const [name, ...grants] = args;
+    if (grants.length === 0 && !options.all) {
+      throw new CliError("CLI_ERR_USAGE", "name the grants to take back, or pass --all", exitCodes.usage);
+    }
+    return changeGrants(context, name as string, grants, "revoke", options);
   },
 } satisfies Command;

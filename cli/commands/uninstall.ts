@@ -1,10 +1,41 @@
+import { rm } from "node:fs/promises";
+import { storePath } from "../../runner/lockfile.js";
 import type { Command } from "../command.js";
+import { exitCodes } from "../errors.js";
+import { installedEntry } from "../install/installed.js";
+import { InstallTransaction } from "../install/transaction.js";
 
-// Placeholder while the command is being built.
 export default {
   name: "uninstall",
-  summary: "(being built)",
-  async run() {
-    return 1;
+  summary: "Remove community hooks: from hookyard.json, hookyard.lock and the store",
+  args: [{ name: "<names...>", description: "installed package names" }],
+  options: [{ flags: "--json", description: "print what was removed as JSON" }],
+  async run(context, args, options) {
+    const tx = await InstallTransaction.open(context);
+    const removed = args.map((name) => ({ name, ...installedEntry(tx, name) }));
+    await tx.run(async () => {
+      for (const { name } of removed) {
+        delete tx.lock.packages[name];
+        if (tx.config.data.community) delete tx.config.data.community[name];
+      }
+    });
+    // After the lock no longer names them: a crash here leaves unused store folders, never a lock without its bytes.
+    const stillUsed = new Set(Object.values(tx.lock.packages).map((entry) => entry.integrity));
+    for (const entry of removed) {
+      if (!stillUsed.has(entry.integrity))
+        await rm(storePath(tx.root, entry.integrity), { recursive: true, force: true });
+    }
+    if (options.json) {
+      context.stdout.write(
+        `${JSON.stringify(
+          removed.map(({ name, version }) => ({ name, version })),
+          null,
+          2,
+        )}\n`,
+      );
+    } else {
+      for (const { name, version } of removed) context.stdout.write(`removed ${name}@${version}\n`);
+    }
+    return exitCodes.ok;
   },
 } satisfies Command;

@@ -39,6 +39,8 @@ export interface WorkspaceConfigFile {
   data: Record<string, unknown> & InstallFields;
   /** Whether the file existed. */
   existed: boolean;
+  /** The data as read, to leave the file untouched (formatting and all) when nothing changed. */
+  readonly snapshot: string;
 }
 
 export async function readWorkspaceConfigFile(root: string): Promise<WorkspaceConfigFile> {
@@ -47,7 +49,7 @@ export async function readWorkspaceConfigFile(root: string): Promise<WorkspaceCo
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, data: {}, existed: false };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, data: {}, existed: false, snapshot: "{}" };
     throw error;
   }
   let data: unknown;
@@ -64,7 +66,7 @@ export async function readWorkspaceConfigFile(root: string): Promise<WorkspaceCo
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ");
     throw new CliError("CLI_ERR_WORKSPACE_INVALID", `${file}: ${issues}`);
   }
-  return { file, data: data as WorkspaceConfigFile["data"], existed: true };
+  return { file, data: data as WorkspaceConfigFile["data"], existed: true, snapshot: JSON.stringify(data) };
 }
 
 /** The text hookyard.json is written as: two-space JSON and a final newline. */
@@ -72,6 +74,8 @@ export function formatWorkspaceConfig(data: Record<string, unknown>): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
+/** Writes hookyard.json if its data changed since it was read. */
 export async function writeWorkspaceConfigFile(config: WorkspaceConfigFile): Promise<void> {
+  if (JSON.stringify(config.data) === config.snapshot) return;
   await writeFileAtomic(config.file, formatWorkspaceConfig(config.data));
 }

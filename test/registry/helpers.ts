@@ -46,14 +46,15 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((r) => r.close()));
 });
 
-/** A registry on 127.0.0.1:0 over a fresh temp data dir (or `dataDir`), closed after the test. */
+/** A registry on 127.0.0.1 (port 0 unless `port`: a restart on the same address) over a fresh temp data dir (or `dataDir`), closed after the test. */
 export async function startRegistry(
-  options: Partial<RegistryOptions> & { root?: string } = {},
+  options: Partial<RegistryOptions> & { root?: string; port?: number } = {},
 ): Promise<TestRegistry> {
   const root = options.root ?? (await tempDir());
   const dataDir = options.dataDir ?? join(root, "data");
-  const app = await buildRegistry({ ...options, dataDir });
-  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port = 0, root: _root, ...registryOptions } = options;
+  const app = await buildRegistry({ ...registryOptions, dataDir });
+  await app.listen({ port, host: "127.0.0.1" });
   const address = app.server.address();
   if (!address || typeof address === "string") throw new Error("no port");
   const url = `http://127.0.0.1:${address.port}`;

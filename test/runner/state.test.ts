@@ -21,6 +21,15 @@ describe("StateStore", () => {
     expect(await onDisk(dir, "c")).toEqual({ count: 2 });
   });
 
+  it("a scoped community hook's state is one file, not a folder per scope", async () => {
+    const dir = await tempDir();
+    const store = new StateStore(dir);
+    await store.forHook("@acme/quiet").set("seen", 1);
+    await store.flush();
+    expect(await onDisk(dir, "@acme%2Fquiet")).toEqual({ seen: 1 });
+    expect(await new StateStore(dir).forHook("@acme/quiet").get("seen")).toBe(1);
+  });
+
   it("three concurrent sets from one hook to different keys all reach disk", async () => {
     const dir = await tempDir();
     const store = new StateStore(dir);

@@ -1,0 +1,71 @@
+import type { CliContext } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { canonicalGrants, checkGrantsWithin, grantLine } from "./choose-grants.js";
+import { installedEntry } from "./installed.js";
+import { InstallTransaction } from "./transaction.js";
+
+/**
+ * `hookyard grant` and `revoke`: change what an installed sandboxed package may do. A grant must be
+ * within what it requests; the change lands in hookyard.lock next to the integrity it applies to.
+ */
+export async function changeGrants(
+  context: CliContext,
+  name: string,
+  texts: readonly string[],
+  change: "grant" | "revoke",
+  options: Record<string, unknown>,
+): Promise<number> {
+  const tx = await InstallTransaction.open(context);
+  const entry = installedEntry(tx, name);
+  const id = `${name}@${entry.version}`;
+  if (entry.trust === "trusted") {
+    throw new CliError(
+      "CLI_ERR_GRANT",
+      `${id} is trusted: it runs in-process with every right, so grants do not apply; reinstall it with --sandbox to limit it`,
+      exitCodes.usage,
+    );
+  }
+  const wanted =
+    change === "grant"
+      ? checkGrantsWithin(id, texts, entry.requested)
+      : options.all
+        ? entry.grants
+        : canonicalGrants(texts);
+  if (wanted.length === 0 && change === "grant") {
+    throw new CliError("CLI_ERR_USAGE", "name at least one grant", exitCodes.usage);
+  }
+  const before = new Set(entry.grants);
+  const after = new Set(before);
+  for (const grant of wanted) {
+    if (change === "grant") after.add(grant);
+    else after.delete(grant);
+  }
+  const unchanged = wanted.filter((grant) => before.has(grant) === (change === "grant"));
+  for (const grant of unchanged) {
+    context.stderr.write(
+      `hookyard: ${id} ${change === "grant" ? "already has" : "was not granted"} ${grant}\n`,
+    );
+  }
+  tx.lock.packages[name] = {
+    ...entry,
+    grants: entry.requested.length ? order([...after], entry.requested) : [...after],
+  };
+  await tx.run(async () => {}, { write: after.size !== before.size });
+  const grants = tx.lock.packages[name]?.grants ?? [];
+  if (options.json) {
+    context.stdout.write(`${JSON.stringify({ name, version: entry.version, grants }, null, 2)}\n`);
+    return exitCodes.ok;
+  }
+  context.stdout.write(`${id} is granted:${grants.length === 0 ? " nothing" : ""}\n`);
+  for (const grant of grants) context.stdout.write(`  ${grantLine(grant)}\n`);
+  return exitCodes.ok;
+}
+
+/** Grants in the order the package requests them, so the lock does not churn. */
+function order(grants: string[], requested: readonly string[]): string[] {
+  const rank = (grant: string) => {
+    const at = requested.indexOf(grant);
+    return at < 0 ? requested.length : at;
+  };
+  return grants.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+}

@@ -1,0 +1,103 @@
+import { rm, stat } from "node:fs/promises";
+import { RegistryError } from "../../registry/errors.js";
+import { readPackage } from "../../registry/read-package.js";
+import { TarballError } from "../../registry/tarball/errors.js";
+import { extractPackage } from "../../registry/tarball/extract.js";
+import { defaultTarballLimits, inspectTarball } from "../../registry/tarball/inspect.js";
+import { computeIntegrity } from "../../runner/integrity.js";
+import { storePath } from "../../runner/lockfile.js";
+import type { PackageManifest } from "../../runner/manifest.js";
+import { requestedGrants } from "../../sandbox/capabilities.js";
+import type { CliContext } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import type { RegistryClient } from "../registry-client.js";
+import type { PinnedKey } from "../workspace/workspace-config.js";
+import { downloadProgress } from "./progress.js";
+import { checkSignature, type SignedVersion } from "./registry-key.js";
+import { fileHashes, storeProblems } from "./store-entry.js";
+
+export interface FetchedPackage {
+  manifest: PackageManifest;
+  /** What the package asks for, as grant strings, read from its verified manifest. */
+  requested: string[];
+  /** Each file with its hash, as the lockfile records them. */
+  files: Record<string, string>;
+  storeDir: string;
+  /** Whether this call made the store folder (so a failed install can take it away again). */
+  created: boolean;
+}
+
+/**
+ * Gets one version into the store, trusting nothing on the way: the signature over
+ * `name@version:integrity` is checked with the pinned key before the download, the downloaded
+ * bytes must have that integrity, the tarball must pass the registry's own publish checks and
+ * carry the manifest of that name and version, and only then are its files written (via a temp
+ * folder and a rename). A store folder already there is reused only if it matches the bytes.
+ */
+export async function fetchPackage(
+  context: CliContext,
+  client: RegistryClient,
+  root: string,
+  url: string,
+  signed: SignedVersion,
+  key: PinnedKey,
+  signal: AbortSignal,
+): Promise<FetchedPackage> {
+  const id = `${signed.name}@${signed.version}`;
+  checkSignature(key, signed);
+  const progress = downloadProgress(context, `downloading ${id}`);
+  let bytes: Buffer;
+  try {
+    bytes = await client.download(url, defaultTarballLimits.maxGzipBytes, progress.update);
+  } finally {
+    progress.done();
+  }
+  const found = computeIntegrity(bytes);
+  if (found !== signed.integrity) {
+    throw new CliError(
+      "CLI_ERR_INTEGRITY",
+      `the tarball of ${id} from ${url} has ${found}, but its signed integrity is ${signed.integrity}: the bytes were changed on the registry or on the way; nothing was installed`,
+      exitCodes.security,
+    );
+  }
+  let manifest: PackageManifest;
+  let files: Record<string, string>;
+  const storeDir = storePath(root, signed.integrity);
+  let created: boolean;
+  try {
+    const contents = await inspectTarball(bytes);
+    manifest = readPackage(contents, signed.name, signed.version).manifest;
+    files = fileHashes(contents);
+    if ((await exists(storeDir)) && (await storeProblems(storeDir, files)).length > 0) {
+      // A damaged copy of these bytes: the verified download replaces it.
+      await rm(storeDir, { recursive: true, force: true });
+    }
+    created = await extractPackage(contents, storeDir, signal);
+  } catch (error) {
+    if (error instanceof TarballError || error instanceof RegistryError) {
+      throw new CliError(
+        "CLI_ERR_INTEGRITY",
+        `${id} is not a package hookyard can install safely: ${error.message} (${error.code}); nothing was installed`,
+        exitCodes.security,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  return {
+    manifest,
+    requested: requestedGrants(manifest.hookyard.capabilities, manifest.hookyard.effects),
+    files,
+    storeDir,
+    created,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,85 @@
+import { storePath } from "../../runner/lockfile.js";
+import type { CliContext } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { RegistryClient } from "../registry-client.js";
+import { fetchPackage } from "./fetch-package.js";
+import { describeStoreProblem, storeProblems } from "./store-entry.js";
+import type { InstallTransaction } from "./transaction.js";
+
+/** The registry a lock entry came from: its tarball URL up to `/v1/packages/`. */
+export function registryOfResolved(resolved: string): string {
+  const at = resolved.indexOf("/v1/packages/");
+  return at < 0 ? new URL(resolved).origin : resolved.slice(0, at);
+}
+
+export interface LockInstallSummary {
+  fromStore: string[];
+  downloaded: string[];
+}
+
+/**
+ * `hookyard install` with no name, like `npm ci`: makes the store hold exactly what hookyard.lock
+ * says and changes neither file. A package whose store folder matches the lock is left alone (so
+ * this works offline); any other is downloaded from where the lock says, and must carry the lock's
+ * integrity, a signature that verifies with the key pinned in hookyard.json, and the lock's files.
+ * The first mismatch stops everything with exit 3 and removes what this run added.
+ */
+export async function installFromLock(
+  context: CliContext,
+  tx: InstallTransaction,
+): Promise<LockInstallSummary> {
+  const summary: LockInstallSummary = { fromStore: [], downloaded: [] };
+  for (const [name, entry] of Object.entries(tx.lock.packages).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const id = `${name}@${entry.version}`;
+    const dir = storePath(tx.root, entry.integrity);
+    const problems = await storeProblems(dir, entry.files);
+    if (problems.length === 0) {
+      summary.fromStore.push(id);
+      continue;
+    }
+    if (problems.some((p) => p.problem !== "missing" || p.file !== dir)) {
+      context.stderr.write(
+        `hookyard: the store copy of ${id} does not match hookyard.lock (${describeStoreProblem(problems[0] as never)}); downloading it again\n`,
+      );
+    }
+    const registry = registryOfResolved(entry.resolved);
+    const client = new RegistryClient(registry, { signal: tx.signal });
+    const pinned = tx.config.data.keys?.[client.origin];
+    if (!pinned) {
+      throw new CliError(
+        "CLI_ERR_SIGNATURE",
+        `hookyard.json pins no signing key for ${client.origin}, so ${id} cannot be checked: run \`hookyard install ${name}@${entry.version}\` to pin the registry's key`,
+        exitCodes.security,
+      );
+    }
+    if (pinned.keyId !== entry.keyId) {
+      throw new CliError(
+        "CLI_ERR_KEY_CHANGED",
+        `hookyard.lock says ${id} was signed by ${entry.keyId}, but hookyard.json pins ${pinned.keyId} for ${client.origin}; re-install it with \`hookyard install ${name}@${entry.version}\` to check it again`,
+        exitCodes.security,
+      );
+    }
+    const fetched = await fetchPackage(
+      context,
+      client,
+      tx.root,
+      entry.resolved,
+      { name, ...entry },
+      pinned,
+      tx.signal,
+    );
+    if (fetched.created) tx.made(fetched.storeDir);
+    const changed = Object.keys({ ...entry.files, ...fetched.files }).filter(
+      (path) => entry.files[path] !== fetched.files[path],
+    );
+    if (changed.length > 0) {
+      throw new CliError(
+        "CLI_ERR_INTEGRITY",
+        `the files of ${id} differ from those hookyard.lock records (${changed.join(", ")}); the lock was edited by hand: re-install the package to record it again`,
+        exitCodes.security,
+      );
+    }
+    summary.downloaded.push(id);
+  }
+  return summary;
+}

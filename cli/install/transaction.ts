@@ -1,0 +1,151 @@
+import { existsSync } from "node:fs";
+import { rm, rmdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { RunnerError } from "../../runner/errors.js";
+import { findWorkspaceRoot } from "../../runner/load-hooks.js";
+import {
+  emptyLockfile,
+  formatLockfile,
+  type Lockfile,
+  lockFileName,
+  readLockfile,
+  storeRoot,
+} from "../../runner/lockfile.js";
+import type { CliContext } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { writeFileAtomic } from "../workspace/atomic-file.js";
+import {
+  readWorkspaceConfigFile,
+  type WorkspaceConfigFile,
+  writeWorkspaceConfigFile,
+} from "../workspace/workspace-config.js";
+
+/**
+ * TEST ONLY. With HOOKYARD_TEST_PAUSE_BEFORE_LOCK=<dir> set, an install stops after its store
+ * folders are complete and before hookyard.lock is written: it writes `<dir>/reached` and waits
+ * (up to a minute) for `<dir>/release`, so a test can interrupt it there.
+ */
+export const pauseVariable = "HOOKYARD_TEST_PAUSE_BEFORE_LOCK";
+
+/**
+ * One change to a workspace's community hooks: hookyard.json and hookyard.lock as read at the
+ * start, changed in memory, and written (each atomically, the lock first) only by `commit`. Store
+ * folders made on the way are removed if it fails or is interrupted, so the workspace is left as
+ * it was. Ctrl-C (SIGINT) and SIGTERM abort `signal`.
+ */
+export class InstallTransaction {
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private readonly created: string[] = [];
+  /** Once the lock names the new store folders, they stay, whatever fails after. */
+  private lockWritten = false;
+  /** The lock as read, so an unchanged lock is not rewritten. */
+  private readonly lockText: string;
+  private readonly onSignal = () => this.controller.abort();
+
+  private constructor(
+    readonly root: string,
+    private readonly storeExisted: boolean,
+    readonly config: WorkspaceConfigFile,
+    readonly lock: Lockfile,
+    private readonly context: CliContext,
+  ) {
+    this.signal = this.controller.signal;
+    this.lockText = formatLockfile(lock);
+    process.on("SIGINT", this.onSignal);
+    process.on("SIGTERM", this.onSignal);
+  }
+
+  static async open(context: CliContext): Promise<InstallTransaction> {
+    const root = await findWorkspaceRoot(context.cwd);
+    const config = await readWorkspaceConfigFile(root);
+    let lock: Lockfile | undefined;
+    try {
+      lock = await readLockfile(root);
+    } catch (error) {
+      if (error instanceof RunnerError) {
+        throw new CliError(
+          "CLI_ERR_WORKSPACE_INVALID",
+          `${error.message}; fix or delete it`,
+          exitCodes.error,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
+    const storeExisted = existsSync(storeRoot(root));
+    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), context);
+  }
+
+  get lockFile(): string {
+    return join(this.root, lockFileName);
+  }
+
+  /** Remembers a store folder this change made, to remove it if the change does not complete. */
+  made(storeDir: string): void {
+    this.created.push(storeDir);
+  }
+
+  /** Takes back a store folder this change made and no longer needs (an update that was refused). */
+  async discard(storeDir: string): Promise<void> {
+    const at = this.created.indexOf(storeDir);
+    if (at < 0) return;
+    this.created.splice(at, 1);
+    await rm(storeDir, { recursive: true, force: true });
+  }
+
+  /** Runs the change and commits it; on any failure (or Ctrl-C) undoes what it made and rethrows. */
+  async run<T>(work: () => Promise<T>, options: { write: boolean } = { write: true }): Promise<T> {
+    try {
+      const result = await work();
+      this.signal.throwIfAborted();
+      if (options.write) await this.commit();
+      return result;
+    } catch (error) {
+      if (!this.lockWritten) await this.undo();
+      if (this.signal.aborted) {
+        throw new CliError(
+          "CLI_ERR_INTERRUPTED",
+          "interrupted: nothing was changed (hookyard.json, hookyard.lock and the store are as they were)",
+          130,
+        );
+      }
+      throw error;
+    } finally {
+      process.off("SIGINT", this.onSignal);
+      process.off("SIGTERM", this.onSignal);
+    }
+  }
+
+  /** Removes the store folders this change made, and `.hookyard/store/` itself if this change made it. */
+  private async undo(): Promise<void> {
+    await Promise.all(this.created.map((dir) => rm(dir, { recursive: true, force: true })));
+    if (this.storeExisted) return;
+    for (const dir of [storeRoot(this.root), join(this.root, ".hookyard")]) {
+      await rmdir(dir).catch(() => {}); // only when empty: anything else there is not ours
+    }
+  }
+
+  private async commit(): Promise<void> {
+    await this.pauseForTests();
+    this.signal.throwIfAborted();
+    const text = formatLockfile(this.lock);
+    if (text !== this.lockText) await writeFileAtomic(this.lockFile, text);
+    this.lockWritten = true;
+    await writeWorkspaceConfigFile(this.config);
+  }
+
+  private async pauseForTests(): Promise<void> {
+    const dir = this.context.env[pauseVariable];
+    if (!dir) return;
+    await writeFile(join(dir, "reached"), "");
+    for (let waited = 0; !existsSync(join(dir, "release")); waited += 20) {
+      if (waited > 60_000) throw new Error(`${pauseVariable}: nobody released the install within a minute`);
+      this.signal.throwIfAborted();
+      await sleep(20);
+    }
+  }
+}
