@@ -1,14 +1,15 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { formatGrant } from "../sandbox/capabilities.js";
 import { builtinHooks } from "./builtin/index.js";
 import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sandbox.js";
 import { compileRule } from "./compile-rule.js";
 import { configFileName, type HookOverride, knownFields, readWorkspaceConfig } from "./config.js";
 import { Dispatcher } from "./dispatch.js";
-import type { SandboxRuleConfig } from "./engines/sandbox.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "./errors.js";
 import { type CtxOf, ctxSchema, type Point, points } from "./events.js";
 import type { HookDefinition } from "./hook.js";
+import { type CommunityHookConfig, type CommunityHooks, loadCommunityHooks } from "./loaders/community.js";
 import { loadWorkspaceHooks } from "./loaders/workspace.js";
 import { type Logger, stderrLogger } from "./logger.js";
 import { compileMatcher } from "./matcher.js";
@@ -17,6 +18,8 @@ import type { Origin, Rule, Trust } from "./rule.js";
 import { StateStore } from "./state.js";
 import { trustedApi } from "./trusted-api.js";
 
+export type { CommunityHookConfig } from "./loaders/community.js";
+
 export interface LoadHooksOptions {
   /** Any directory inside the workspace; the root is the nearest one holding hookyard.json or .hookyard/. */
   cwd?: string;
@@ -24,14 +27,19 @@ export interface LoadHooksOptions {
   /** Validate each ctx against its point's schema before dispatch (default true). */
   validate?: boolean;
   backgroundLimit?: number;
-  /** Community hooks, verified by the caller (bytes hashed and compared with the lock): run sandboxed. */
+  /**
+   * Community hooks, verified by the caller (bytes hashed and compared with the lock): run sandboxed.
+   * When given, hookyard.lock is not read; when absent, the hooks it pins are loaded from the store.
+   */
   community?: readonly CommunityHookConfig[];
+  /**
+   * Start the sandbox process while loading, so the first event finds it up (default true). A
+   * caller that only lists hooks passes false: the process then starts on the first dispatch, if any.
+   */
+  prestart?: boolean;
   /** How sandboxed hooks run: isolation mode, limits, a resolver for tests. */
   sandbox?: Omit<CommunitySandboxOptions, "root" | "logger" | "state">;
 }
-
-/** A community hook as the lockfile loader hands it over: the sandbox engine's config without `engine`. */
-export type CommunityHookConfig = Omit<SandboxRuleConfig, "engine">;
 
 export interface ListedHook {
   name: string;
@@ -43,7 +51,14 @@ export interface ListedHook {
   onError: "open" | "block";
   matcher: Record<string, string> | undefined;
   source: string;
+  /** Community hooks from hookyard.lock: the installed version. */
+  version?: string;
+  /** Sandboxed community hooks: what they were granted, as grant strings. */
+  grants?: string[];
 }
+
+/** What `list` shows of a community hook beyond what its Rule says. */
+type Listing = Pick<ListedHook, "version" | "grants">;
 
 export interface Hooks {
   readonly root: string;
@@ -67,22 +82,26 @@ export async function findWorkspaceRoot(cwd: string): Promise<string> {
 }
 
 /**
- * Loads builtin hooks, workspace hook files and hookyard.json rules, applies per-name overrides,
- * and returns a dispatcher. Registration order (for priority ties) is builtin, then workspace,
- * each in name order; a workspace hook or rule of the same name replaces a builtin.
+ * Loads builtin hooks, workspace hook files, hookyard.json rules and the community hooks
+ * hookyard.lock pins, applies per-name overrides, and returns a dispatcher. Registration order (for
+ * priority ties) is builtin, then workspace, then community, each in name order; a workspace hook
+ * or rule of the same name replaces a builtin, and a community hook may not take a name in use.
  */
 export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> {
   const logger = options.logger ?? stderrLogger;
   const root = await findWorkspaceRoot(options.cwd ?? process.cwd());
   const config = await readWorkspaceConfig(root);
   const workspace = await loadWorkspaceHooks(root);
+  const installed: CommunityHooks = options.community
+    ? { sandboxed: [...options.community], trusted: [], problems: [] }
+    : await loadCommunityHooks(root);
   const configFile = join(root, configFileName);
   const problems: LoadProblem[] = [];
   const skip = (problem: LoadProblem) => {
     problems.push(problem);
     logger.error(problemLine(problem, configFile));
   };
-  for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
+  for (const problem of [...config.problems, ...workspace.problems, ...installed.problems]) skip(problem);
   for (const field of config.unknownFields) {
     logger.warn(`${configFile}: unknown field "${field}" is ignored (known: ${knownFields.join(", ")})`);
   }
@@ -96,7 +115,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       },
       { root, origin },
     );
-  const byName = new Map<string, { origin: Origin; file: string; build: () => Rule }>();
+  const byName = new Map<string, { origin: Origin; file: string; build: () => Rule; listing?: Listing }>();
   for (const definition of builtinHooks(root)) {
     byName.set(definition.name, {
       origin: "builtin",
@@ -137,7 +156,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     byName.set(name, { origin: "workspace", file, build });
   }
   const state = new StateStore(join(root, ".hookyard", "state"));
-  const community = options.community?.length
+  const community = installed.sandboxed.length
     ? new CommunitySandbox({
         ...(config.sandbox.isolation ? { isolation: config.sandbox.isolation } : {}),
         ...(config.sandbox.limits ? { limits: config.sandbox.limits } : {}),
@@ -147,27 +166,44 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         state,
       })
     : undefined;
-  for (const hook of [...(options.community ?? [])].sort((a, b) => byCodeUnits(a.name, b.name))) {
-    const previous = byName.get(hook.name);
+  const communityEntries = [
+    ...installed.sandboxed.map((hook) => ({
+      name: hook.name,
+      file: hook.source,
+      listing: {
+        ...(hook.version ? { version: hook.version } : {}),
+        grants: hook.grants.map(formatGrant),
+      },
+      build: () =>
+        compileRule(
+          {
+            ...hook,
+            engine: "sandbox",
+            settings: { ...hook.settings, ...stripEnabled(config.overrides.get(hook.name)) },
+          },
+          { root, origin: "community", sandbox: community },
+        ),
+    })),
+    ...installed.trusted.map(({ definition, source, version }) => ({
+      name: definition.name,
+      file: source,
+      listing: { version },
+      build: inprocess(definition, source, "community"),
+    })),
+  ];
+  communityEntries.sort((a, b) => byCodeUnits(a.name, b.name));
+  for (const { name, file, listing, build } of communityEntries) {
+    const previous = byName.get(name);
     if (previous) {
       skip({
-        name: hook.name,
+        name,
         code: "RUN_ERR_HOOK_INVALID",
-        file: hook.source,
+        file,
         message: `the name is already used by ${previous.file}`,
       });
       continue;
     }
-    const override = stripEnabled(config.overrides.get(hook.name));
-    byName.set(hook.name, {
-      origin: "community",
-      file: hook.source,
-      build: () =>
-        compileRule(
-          { ...hook, engine: "sandbox", settings: { ...hook.settings, ...override } },
-          { root, origin: "community", sandbox: community },
-        ),
-    });
+    byName.set(name, { origin: "community", file, build, listing });
   }
   for (const name of [...config.overrides.keys(), ...config.brokenOverrides]) {
     const skipped = problems.some((problem) => problem.name === name);
@@ -177,18 +213,20 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   }
 
   const rules: Rule[] = [];
+  const listings = new Map<Rule, Listing>();
   for (const [name, entry] of byName) {
     if (config.overrides.get(name)?.enabled === false || config.brokenOverrides.has(name)) continue;
     try {
       const rule = entry.build();
       compileMatcher(rule.matcher, rule.name, rule.points);
       rules.push(rule);
+      if (entry.listing) listings.set(rule, entry.listing);
     } catch (error) {
       const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_INVALID";
       skip({ name, code, file: entry.file, message: errorText(error) });
     }
   }
-  if (rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
+  if (options.prestart !== false && rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
   const dispatcher = new Dispatcher(rules, {
     logger,
     apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
@@ -219,7 +257,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     list: () =>
       points.map((point) => {
         const { sync, background } = dispatcher.chain(point);
-        return { point, hooks: [...sync, ...background].map(listed) };
+        return { point, hooks: [...sync, ...background].map((rule) => listed(rule, listings.get(rule))) };
       }),
     drain: async () => {
       await dispatcher.drain();
@@ -251,7 +289,7 @@ function stripEnabled(override: HookOverride | undefined): Omit<HookOverride, "e
   return settings;
 }
 
-function listed(rule: Rule): ListedHook {
+function listed(rule: Rule, listing: Listing = {}): ListedHook {
   return {
     name: rule.name,
     origin: rule.origin,
@@ -262,6 +300,7 @@ function listed(rule: Rule): ListedHook {
     onError: rule.onError,
     matcher: rule.matcher,
     source: rule.source,
+    ...listing,
   };
 }
 

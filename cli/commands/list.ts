@@ -1,16 +1,18 @@
-import { loadHooks } from "../../runner/load-hooks.js";
-import type { Command } from "../command.js";
+import { type ListedHook, loadHooks } from "../../runner/load-hooks.js";
+import type { Logger } from "../../runner/logger.js";
+import type { CliContext, Command } from "../command.js";
 import { table } from "../table.js";
 
 export default {
   name: "list",
-  summary: "Show every point's chain in execution order, with origin, trust, priority, matcher and engine",
+  summary:
+    "Show every point's chain in execution order: origin, trust, priority, matcher, engine; community hooks with version and grants",
   options: [
     { flags: "--json", description: "print JSON instead of a table" },
     { flags: "--all", description: "also show points that have no hooks" },
   ],
   async run(context, _args, options) {
-    const hooks = await loadHooks({ cwd: context.cwd });
+    const hooks = await loadHooks({ cwd: context.cwd, logger: contextLogger(context), prestart: false });
     try {
       const chains = hooks.list();
       if (options.json) {
@@ -29,7 +31,7 @@ export default {
         }
         const rows = chain.map((h, i) => [
           `${i + 1}.`,
-          h.name,
+          h.version ? `${h.name}@${h.version}` : h.name,
           h.origin,
           h.trust,
           `priority ${h.priority}`,
@@ -40,6 +42,7 @@ export default {
                 .map(([k, v]) => `${k}=${v}`)
                 .join(" ")
             : "",
+          access(h),
         ]);
         context.stdout.write(table(rows, "  "));
       }
@@ -50,3 +53,19 @@ export default {
     }
   },
 } satisfies Command;
+
+/** What a community hook may do: its grants when sandboxed, everything when trusted. */
+function access(hook: ListedHook): string {
+  if (hook.origin !== "community") return "";
+  if (hook.trust === "trusted") return "full access";
+  return hook.grants?.length ? `grants ${hook.grants.join(" ")}` : "no grants";
+}
+
+/** Problems and warnings go to the command's stderr, as every command reports them. */
+function contextLogger(context: CliContext): Logger {
+  return {
+    info: (message) => context.stderr.write(`hookyard: ${message}\n`),
+    warn: (message) => context.stderr.write(`hookyard: warning: ${message}\n`),
+    error: (message) => context.stderr.write(`hookyard: error: ${message}\n`),
+  };
+}
