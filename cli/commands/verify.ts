@@ -1,24 +1,10 @@
-import { lstat, readdir, readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { join } from "node:path";
 import { findWorkspaceRoot } from "../../runner/load-hooks.js";
 import { type LockEntry, lockFileName, readLockfile, storePath } from "../../runner/lockfile.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
+import { describeStoreProblem, type StoreProblem, storeProblems } from "../store-check.js";
 import { table } from "../table.js";
-
-/** One way a package's store folder differs from hookyard.lock. */
-interface StoreProblem {
-  kind: "store-missing" | "missing" | "changed" | "extra" | "not-a-file";
-  /** The file's path inside the package; absent for the folder itself. */
-  file?: string;
-  /** The absolute path in the store. */
-  path: string;
-  /** The hash hookyard.lock records. */
-  expected?: string;
-  /** The hash of what is in the store. */
-  found?: string;
-}
 
 interface VerifiedPackage {
   name: string;
@@ -69,22 +55,7 @@ export default {
 function rows(pkg: VerifiedPackage): string[][] {
   const label = `${pkg.name}@${pkg.version}`;
   if (pkg.ok) return [[label, "ok"]];
-  return pkg.problems.map((problem) => [label, describe(problem)]);
-}
-
-function describe(problem: StoreProblem): string {
-  switch (problem.kind) {
-    case "store-missing":
-      return `store folder ${problem.path} is missing`;
-    case "missing":
-      return `${problem.path} is missing (expected ${problem.expected})`;
-    case "changed":
-      return `${problem.path} changed: expected ${problem.expected} (hookyard.lock), found ${problem.found}`;
-    case "extra":
-      return `${problem.path} is not in hookyard.lock (found ${problem.found})`;
-    case "not-a-file":
-      return `${problem.path} is not a regular file`;
-  }
+  return pkg.problems.map((problem) => [label, describeStoreProblem(problem)]);
 }
 
 /** The package's store folder, file by file, against the lock's `files`. */
@@ -97,45 +68,5 @@ async function verifyPackage(root: string, name: string, entry: LockEntry): Prom
     ok: problems.length === 0,
     problems,
   });
-  const folder = await lstat(store).catch(() => undefined);
-  if (!folder?.isDirectory()) return result([{ kind: "store-missing", path: store }]);
-
-  const problems: StoreProblem[] = [];
-  const present = await filesUnder(store);
-  for (const [file, expected] of Object.entries(entry.files)) {
-    const path = join(store, file);
-    const kind = present.get(file);
-    present.delete(file);
-    if (kind === undefined) problems.push({ kind: "missing", file, path, expected });
-    else if (kind !== "file") problems.push({ kind: "not-a-file", file, path, expected });
-    else {
-      const found = computeIntegrity(await readFile(path));
-      if (found !== expected) problems.push({ kind: "changed", file, path, expected, found });
-    }
-  }
-  for (const [file, kind] of present) {
-    const path = join(store, file);
-    if (kind === "file")
-      problems.push({ kind: "extra", file, path, found: computeIntegrity(await readFile(path)) });
-    else problems.push({ kind: "not-a-file", file, path });
-  }
-  return result(problems);
-}
-
-/**
- * Everything below `dir` that is not a folder, by package path (forward slashes): "file" for a
- * regular file, "other" for a link, a FIFO or a device, which the extractor never writes. Links
- * are not followed.
- */
-async function filesUnder(dir: string): Promise<Map<string, "file" | "other">> {
-  const found = new Map<string, "file" | "other">();
-  const walk = async (at: string): Promise<void> => {
-    for (const entry of await readdir(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else found.set(relative(dir, path).split(sep).join("/"), entry.isFile() ? "file" : "other");
-    }
-  };
-  await walk(dir);
-  return found;
+  return result(await storeProblems(store, entry.files));
 }

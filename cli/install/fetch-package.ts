@@ -11,10 +11,11 @@ import { requestedGrants } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import type { RegistryClient } from "../registry-client.js";
+import { storeProblems } from "../store-check.js";
 import type { PinnedKey } from "../workspace/workspace-config.js";
+import { fileHashes } from "./file-hashes.js";
 import { downloadProgress } from "./progress.js";
 import { checkSignature, type SignedVersion } from "./registry-key.js";
-import { fileHashes, storeProblems } from "./store-entry.js";
 
 export interface FetchedPackage {
   manifest: PackageManifest;

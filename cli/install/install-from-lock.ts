@@ -2,8 +2,8 @@ import { storePath } from "../../runner/lockfile.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { RegistryClient } from "../registry-client.js";
+import { describeStoreProblem, storeProblems } from "../store-check.js";
 import { fetchPackage } from "./fetch-package.js";
-import { describeStoreProblem, storeProblems } from "./store-entry.js";
 import type { InstallTransaction } from "./transaction.js";
 
 /** The registry a lock entry came from: its tarball URL up to `/v1/packages/`. */
@@ -37,9 +37,10 @@ export async function installFromLock(
       summary.fromStore.push(id);
       continue;
     }
-    if (problems.some((p) => p.problem !== "missing" || p.file !== dir)) {
+    const [first] = problems;
+    if (first && first.kind !== "store-missing") {
       context.stderr.write(
-        `hookyard: the store copy of ${id} does not match hookyard.lock (${describeStoreProblem(problems[0] as never)}); downloading it again\n`,
+        `hookyard: the store copy of ${id} does not match hookyard.lock (${describeStoreProblem(first)}); downloading it again\n`,
       );
     }
     const registry = registryOfResolved(entry.resolved);
