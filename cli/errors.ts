@@ -24,6 +24,9 @@ const messages = {
   CLI_ERR_TOKEN_MISSING: "No registry token",
   CLI_ERR_TOKEN_FILE: "The token file is unsafe or unreadable",
   CLI_ERR_INTERRUPTED: "Interrupted",
+  CLI_ERR_MANIFEST_INVALID: "package.json is missing or is not a valid hook package manifest",
+  CLI_ERR_BUNDLE: "The hook cannot be packed as one module with no imports",
+  CLI_ERR_TARBALL_INVALID: "The tarball is not a package the registry would accept",
 } as const;
 
 export type CliErrorCode = keyof typeof messages;

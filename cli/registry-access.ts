@@ -3,6 +3,7 @@ import type { CliContext, CommandOption } from "./command.js";
 import { CliError } from "./errors.js";
 import { RegistryClient } from "./registry-client.js";
 import { readUserConfig, resolveRegistryUrl, resolveToken } from "./registry-settings.js";
+import { checkTokenText } from "./token-text.js";
 import { readWorkspaceConfigFile } from "./workspace/workspace-config.js";
 
 /** The option every registry command takes. */
@@ -38,6 +39,8 @@ export async function registryAccess(
     user,
   });
   const token = resolveToken({ flag: options.token, env: context.env, user, registryUrl: url });
+  // Checked before any request: the HTTP library's own error for a bad header would quote the token.
+  if (token) checkTokenText(token, "the registry token");
   if (access.needToken && !token) {
     throw new CliError(
       "CLI_ERR_TOKEN_MISSING",

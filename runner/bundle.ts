@@ -24,7 +24,11 @@ export class BundleError extends Error {
 export async function bundleHook(
   file: string,
   target: "trusted" | "sandbox",
-  options: { sourcemap?: boolean } = {},
+  options: {
+    sourcemap?: boolean;
+    /** Paths in the bundle's comments are relative to it (default: the process's cwd): `hookyard pack` passes the package folder so the bytes do not depend on where it runs. */
+    workingDir?: string;
+  } = {},
 ): Promise<string> {
   const sandbox = target === "sandbox";
   const result = await build({
@@ -39,6 +43,7 @@ export async function bundleHook(
     sourcemap: options.sourcemap ? "inline" : false,
     legalComments: sandbox ? "none" : "eof",
     plugins: [hookyardShim],
+    ...(options.workingDir ? { absWorkingDir: options.workingDir } : {}),
   }).catch(
     (error: {
       errors?: Array<{ text: string; location?: { line: number; column: number; file: string } | null }>;

@@ -1,10 +1,47 @@
 import type { Command } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { readToken } from "../read-token.js";
+import { registryAccess, registryOption } from "../registry-access.js";
+import { RegistryClient } from "../registry-client.js";
+import { saveToken } from "../save-token.js";
+import { checkTokenText } from "../token-text.js";
 
-// Placeholder while the command is being built.
 export default {
   name: "login",
-  summary: "(being built)",
-  async run() {
-    return 1;
+  summary: "Save a registry token in your user config, once the registry has accepted it",
+  options: [registryOption],
+  help: [
+    "On a terminal the token is asked for and not echoed; otherwise it is the first line of stdin",
+    "(hookyard login < token.txt). It is saved under the registry's origin in the user config file",
+    "($HOOKYARD_CONFIG, else ~/.config/hookyard/config.json), readable by you only, and never printed.",
+  ].join("\n"),
+  async run(context, _args, options) {
+    // Also refuses, before a token is asked for, a user config that others may read.
+    const registry = (await registryAccess(context, options)).url;
+    const token = await readToken(context, `token for ${registry}: `);
+    if (!token) {
+      throw new CliError(
+        "CLI_ERR_TOKEN_MISSING",
+        `no token was given for ${registry}: type it at the prompt, or pipe it in (hookyard login < token.txt); nothing was saved`,
+      );
+    }
+    checkTokenText(token, "what was given");
+    const client = new RegistryClient(registry, { token });
+    try {
+      await client.tokens();
+    } catch (error) {
+      if (error instanceof CliError && error.code === "CLI_ERR_REGISTRY_REFUSED") {
+        throw new CliError(
+          error.code,
+          `${registry} does not accept this token: ${error.message}; nothing was saved`,
+          error.exitCode,
+          { cause: error.cause },
+        );
+      }
+      throw error;
+    }
+    const file = await saveToken(context.env, client.origin, token);
+    context.stdout.write(`saved the token for ${client.origin} in ${file} (readable by you only)\n`);
+    return exitCodes.ok;
   },
 } satisfies Command;
