@@ -30,7 +30,8 @@ const packageDocumentSchema = z.looseObject({
   readme: z.string().nullable().optional(),
   createdAt: z.string().optional(),
 });
-export type PackageDocument = Omit<z.infer<typeof packageDocumentSchema>, "versions"> & {
+// An intersection, not Omit: Omit over a loose object's index signature would turn every field into unknown.
+export type PackageDocument = z.infer<typeof packageDocumentSchema> & {
   versions: Record<string, RegistryVersion>;
 };
 
