@@ -8,7 +8,16 @@ import { hookSettingsSchema } from "./hook.js";
 export const configFileName = "hookyard.json";
 
 /** Per-hook overrides, by hook name: applied to builtin, workspace and configured hooks alike. */
-export const hookOverrideSchema = hookSettingsSchema.extend({ enabled: z.boolean().optional() }).strict();
+export const hookOverrideSchema = hookSettingsSchema
+  .extend({
+    enabled: z.boolean().optional(),
+    /** Handed to the hook as `api.config` (read-only): an allowlist, a URL, a timeout. JSON, at most 64 KiB. */
+    config: z
+      .record(z.string(), z.unknown())
+      .refine((value) => JSON.stringify(value).length <= 64 * 1024, "config is at most 64 KiB of JSON")
+      .optional(),
+  })
+  .strict();
 export type HookOverride = z.infer<typeof hookOverrideSchema>;
 
 /** `registry`, `keys` and `community` belong to `hookyard install` (cli/workspace-config.ts); the runner reads the lockfile. */

@@ -35,6 +35,8 @@ export interface ExecResult {
 /** The host API a hook gets. Trusted hooks get it unrestricted; sandboxed hooks get it checked per grant. */
 export interface HookApi {
   readonly hook: string;
+  /** The hook's settings from hookyard.json (`hooks.<name>.config`), read-only; `{}` when none. */
+  readonly config: Readonly<Record<string, unknown>>;
   fs: {
     readFile(path: string): Promise<string>;
     writeFile(path: string, data: string): Promise<void>;

@@ -180,6 +180,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
             ...hook,
             engine: "sandbox",
             settings: { ...hook.settings, ...stripEnabled(config.overrides.get(hook.name)) },
+            config: config.overrides.get(hook.name)?.config ?? {},
           },
           { root, origin: "community", sandbox: community },
         ),
@@ -229,7 +230,14 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   if (options.prestart !== false && rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
   const dispatcher = new Dispatcher(rules, {
     logger,
-    apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+    apiFor: (rule) =>
+      trustedApi({
+        hook: rule.name,
+        root,
+        state: state.forHook(rule.name),
+        logger,
+        config: config.overrides.get(rule.name)?.config ?? {},
+      }),
     ...(options.backgroundLimit ? { backgroundLimit: options.backgroundLimit } : {}),
   });
   const validate = options.validate ?? true;
@@ -283,9 +291,10 @@ function withOverride<T extends object>(definition: T, override: HookOverride | 
   return override ? { ...definition, ...stripEnabled(override) } : definition;
 }
 
-function stripEnabled(override: HookOverride | undefined): Omit<HookOverride, "enabled"> {
+/** An override's hook settings, without what is not a setting (`enabled`, and `config`, which goes to api.config). */
+function stripEnabled(override: HookOverride | undefined): Omit<HookOverride, "enabled" | "config"> {
   if (!override) return {};
-  const { enabled: _enabled, ...settings } = override;
+  const { enabled: _enabled, config: _config, ...settings } = override;
   return settings;
 }
 

@@ -24,6 +24,8 @@ export interface SandboxedHookOptions {
   root?: string;
   /** Grant strings, as a user would give them: `fs.read:docs`, `net:api.example.com:443`, `rewrite`. */
   grants?: readonly string[];
+  /** The hook's `api.config`, as `hooks.<name>.config` in hookyard.json would give it. */
+  config?: Record<string, unknown>;
   /** Priority, matcher, onError, mode, timeoutMs; default: the `hookyard` field of the nearest package.json. */
   settings?: HookSettings;
   /** "process" (the default, as users run community hooks) or "inline". */
@@ -87,7 +89,17 @@ export async function sandboxedHook(
     async run(point, partial) {
       const ctx = withDefaults(point, partial);
       const rule = sandboxRule(
-        { engine: "sandbox", name, source: file, code: bytes, integrity, events: [point], settings, grants },
+        {
+          engine: "sandbox",
+          name,
+          source: file,
+          code: bytes,
+          integrity,
+          events: [point],
+          settings,
+          grants,
+          config: options.config ?? {},
+        },
         { root, origin: "community", sandbox },
       );
       const dispatcher = new Dispatcher([rule], {

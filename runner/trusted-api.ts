@@ -13,6 +13,8 @@ export interface TrustedApiOptions {
   root: string;
   state: HookState;
   logger: Logger;
+  /** The hook's `config` from hookyard.json (default `{}`). */
+  config?: Readonly<Record<string, unknown>>;
 }
 
 const execTimeoutMs = 30_000;
@@ -23,6 +25,7 @@ export function trustedApi(options: TrustedApiOptions): HookApi {
   const at = (path: string) => resolve(options.root, path);
   return {
     hook: options.hook,
+    config: deepFrozenCopy(options.config ?? {}),
     fs: {
       readFile: (path) => readFile(at(path), "utf8"),
       writeFile: async (path, data) => {
@@ -77,4 +80,16 @@ export function trustedApi(options: TrustedApiOptions): HookApi {
       },
     },
   };
+}
+
+/** A copy the hook cannot change for the next call or for other hooks: config is the user's word. */
+function deepFrozenCopy<T>(value: T): T {
+  const copy = structuredClone(value);
+  const freezeAll = (item: unknown): void => {
+    if (item === null || typeof item !== "object" || Object.isFrozen(item)) return;
+    Object.freeze(item);
+    for (const child of Object.values(item)) freezeAll(child);
+  };
+  freezeAll(copy);
+  return copy;
 }

@@ -19,6 +19,8 @@ export interface SandboxRuleConfig {
   settings?: HookSettings;
   grants: readonly Grant[];
   limits?: Partial<SandboxLimits>;
+  /** `api.config` inside the isolate (hookyard.json's `hooks.<name>.config`). */
+  config?: Readonly<Record<string, unknown>>;
 }
 
 const settingsSchema = hookSettingsSchema.strict();
@@ -59,6 +61,7 @@ export function sandboxRule(config: SandboxRuleConfig, context: CompileContext):
     code: config.code,
     points: rule.points,
     grants: config.grants,
+    ...(config.config ? { config: config.config } : {}),
     // The hook's timeout is the sandbox's wall limit for it, so the sandbox stops it in time.
     limits: { ...config.limits, wallMs: rule.timeoutMs },
   });

@@ -276,8 +276,19 @@ function log(parts) {
   apply(bridgeApplySync, bridge, [undefined, ["log", clip(text, settings.maxLogBytes + 1)], syncCall]);
 }
 
+/** The user's config, parsed inside the isolate (so it is the isolate's own objects) and frozen all the way down. */
+function deepFreeze(value) {
+  if (value !== null && typeof value === "object") {
+    const names = keys(value);
+    for (let i = 0; i < names.length; i++) deepFreeze(value[names[i]]);
+    freeze(value);
+  }
+  return value;
+}
+
 const api = {
   hook: settings.name,
+  config: deepFreeze(settings.config),
   fs: freeze({
     readFile: (path) => call("fs.readFile", [path]),
     writeFile: (path, data) => call("fs.writeFile", [path, data]),

@@ -65,6 +65,7 @@ export class HookIsolate {
         maxLogBytes: limits.maxLogBytes,
         maxLogLines: maxLogLinesPerCall,
         maxCallBytes,
+        config: spec.config ?? {},
       });
       const entries = context.evalClosureSync(guestBootstrap, [new ivm.Reference(bridge), settings], {
         result: asReference,

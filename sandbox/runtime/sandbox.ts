@@ -67,6 +67,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         source: hook.code.toString("utf8"),
         grants: [...hook.grants],
         limits: resolveLimits(baseLimits, hook.limits),
+        ...(hook.config ? { config: hook.config } : {}),
       };
     } catch (error) {
       const message = `hook "${hook.name}" cannot run: ${error instanceof Error ? error.message : String(error)}`;

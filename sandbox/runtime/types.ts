@@ -26,6 +26,8 @@ export interface SandboxHook {
   points: readonly string[];
   grants: readonly Grant[];
   limits?: Partial<SandboxLimits>;
+  /** JSON handed to the hook as a deep-frozen `api.config`. */
+  config?: Readonly<Record<string, unknown>>;
 }
 
 export type HookAnswer =
@@ -112,6 +114,7 @@ export interface HookSpec {
   source: string;
   grants: readonly Grant[];
   limits: SandboxLimits;
+  config?: Readonly<Record<string, unknown>>;
 }
 
 export interface RunRequest {
