@@ -13,6 +13,7 @@ const benches: Bench[] = [
   { name: "dispatch", load: () => import("./dispatch.js") },
   { name: "registry", load: () => import("./registry.js") },
   { name: "sandbox", load: () => import("./sandbox.js") },
+  { name: "install", load: () => import("./install.js") },
 ];
 
 async function main(): Promise<void> {
