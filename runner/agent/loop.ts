@@ -209,6 +209,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     emit({ type: "tool_call", tool: call.name, callId: call.id, args: call.args });
     const before = await fire("tool_before", { ...base, args: structuredClone(call.args) });
     const args = before.ctx.args;
+    // The transcript showed the model's arguments; the tool runs with these, and the user should see the change.
+    if (before.verdict !== "block" && JSON.stringify(args) !== JSON.stringify(call.args)) {
+      emit({ type: "note", text: `${call.name} runs with arguments changed by hooks: ${JSON.stringify(args)}` });
+    }
     const refuse = (text: string) => {
       emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text });
       return text;

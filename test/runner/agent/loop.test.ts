@@ -106,6 +106,26 @@ describe("the agent loop", () => {
     expect(toolResultsSeen(model)).toEqual(['Blocked by hook "guard": writes are frozen today']);
   });
 
+  it("arguments changed at tool_before are what the tool runs with, and the transcript says so", async () => {
+    const root = await workspace();
+    const redirect = defineHook({
+      name: "redirect",
+      on: { tool_before: (ctx) => ({ rewrite: { args: { ...ctx.args, path: "safe.txt" } } }) },
+    });
+    const model = scripted([
+      { toolCalls: [{ name: "write_file", args: { path: "x.txt", content: "x" } }] },
+      { content: "ok" },
+    ]);
+    const { events } = await run(root, model, [redirect]);
+
+    expect(existsSync(join(root, "x.txt"))).toBe(false);
+    expect(existsSync(join(root, "safe.txt"))).toBe(true);
+    expect(events).toContainEqual({
+      type: "note",
+      text: 'write_file runs with arguments changed by hooks: {"path":"safe.txt","content":"x"}',
+    });
+  });
+
   it("a block at turn_before means no model call happens", async () => {
     const root = await workspace();
     const gate = defineHook({ name: "gate", on: { turn_before: () => ({ block: "no prompts on Sunday" }) } });
