@@ -1,28 +1,15 @@
 import { findWorkspaceRoot } from "../runner/load-hooks.js";
-import type { CliContext, CommandOption } from "./command.js";
+import type { CliContext } from "./command.js";
 import { CliError } from "./errors.js";
 import { RegistryClient } from "./registry-client.js";
 import { readUserConfig, resolveRegistryUrl, resolveToken } from "./registry-settings.js";
 import { checkTokenText } from "./token-text.js";
 import { readWorkspaceConfigFile } from "./workspace/workspace-config.js";
 
-/** The option every registry command takes. */
-export const registryOption: CommandOption = {
-  flags: "--registry <url>",
-  description:
-    "registry URL (default: $HOOKYARD_REGISTRY, hookyard.json's registry, the user config, http://127.0.0.1:4873)",
-};
-
-/** The option every command that writes to a registry takes; the token is never printed. */
-export const tokenOption: CommandOption = {
-  flags: "--token <token>",
-  description: "registry token (default: $HOOKYARD_TOKEN, then the user config written by `hookyard login`)",
-};
-
 /**
  * A client for the registry this command should talk to, found from --registry, the environment,
- * the workspace's hookyard.json and the user config, in that order. With `needToken`, a missing
- * token is an error that says where a token can come from.
+ * the workspace's hookyard.json and the user config, in that order. Only with `needToken` does it
+ * carry a token (a missing one is an error that says where a token can come from).
  */
 export async function registryAccess(
   context: CliContext,
@@ -38,17 +25,16 @@ export async function registryAccess(
     workspace: workspace.data.registry,
     user,
   });
+  // Reads are public: a token is sent only where one is needed, so none leaks to a registry it was not meant for.
+  if (!access.needToken) return new RegistryClient(url, access.signal ? { signal: access.signal } : {});
   const token = resolveToken({ flag: options.token, env: context.env, user, registryUrl: url });
-  // Checked before any request: the HTTP library's own error for a bad header would quote the token.
-  if (token) checkTokenText(token, "the registry token");
-  if (access.needToken && !token) {
+  if (!token) {
     throw new CliError(
       "CLI_ERR_TOKEN_MISSING",
       `no token for ${url}: pass --token, set HOOKYARD_TOKEN, or run \`hookyard login --registry ${url}\``,
     );
   }
-  return new RegistryClient(url, {
-    ...(token ? { token } : {}),
-    ...(access.signal ? { signal: access.signal } : {}),
-  });
+  // Checked before any request: the HTTP library's own error for a bad header would quote the token.
+  checkTokenText(token, "the registry token");
+  return new RegistryClient(url, { token, ...(access.signal ? { signal: access.signal } : {}) });
 }

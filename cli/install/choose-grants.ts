@@ -72,7 +72,14 @@ export async function chooseGrants(
     const rl = createInterface({ input: context.stdin, output: context.stderr });
     try {
       for (const text of undecided) {
-        const answer = await rl.question(`grant ${id}: ${grantLine(text)}? [y/N] `);
+        const answer = await rl.question(`grant ${id}: ${grantLine(text)}? [y/N] `).catch((error: Error) => {
+          // Ctrl-C or Ctrl-D at the question: the install stops, and nothing was written yet.
+          throw new CliError(
+            "CLI_ERR_INTERRUPTED",
+            `interrupted at the grant question: ${error.message}`,
+            130,
+          );
+        });
         if (/^y(es)?$/i.test(answer.trim())) granted.add(text);
       }
     } finally {

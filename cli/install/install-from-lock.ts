@@ -45,18 +45,19 @@ export async function installFromLock(
     }
     const registry = registryOfResolved(entry.resolved);
     const client = new RegistryClient(registry, { signal: tx.signal });
-    const pinned = tx.config.data.keys?.[client.origin];
-    if (!pinned) {
+    const keys = tx.config.data.keys?.[client.origin] ?? [];
+    const pinned = keys.find((key) => key.keyId === entry.keyId);
+    if (keys.length === 0) {
       throw new CliError(
         "CLI_ERR_SIGNATURE",
         `hookyard.json pins no signing key for ${client.origin}, so ${id} cannot be checked: run \`hookyard install ${name}@${entry.version}\` to pin the registry's key`,
         exitCodes.security,
       );
     }
-    if (pinned.keyId !== entry.keyId) {
+    if (!pinned) {
       throw new CliError(
         "CLI_ERR_KEY_CHANGED",
-        `hookyard.lock says ${id} was signed by ${entry.keyId}, but hookyard.json pins ${pinned.keyId} for ${client.origin}; re-install it with \`hookyard install ${name}@${entry.version}\` to check it again`,
+        `hookyard.lock says ${id} was signed by ${entry.keyId}, but hookyard.json pins only ${keys.map((k) => k.keyId).join(", ")} for ${client.origin}; if you trust that key, pin it with \`hookyard install ${name}@${entry.version} --accept-key ${entry.keyId}\``,
         exitCodes.security,
       );
     }

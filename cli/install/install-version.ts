@@ -25,13 +25,16 @@ export async function installVersion(
   acceptKey: string | undefined,
 ): Promise<InstalledVersion> {
   const keys = tx.config.data.keys ?? {};
-  const { key, newPin } = await keyFor(client, keys[client.origin], version, acceptKey);
+  const pinned = keys[client.origin] ?? [];
+  const { key, newPin } = await keyFor(client, pinned, version, acceptKey);
   const resolved = client.tarballUrl(version.tarball);
   const fetched = await fetchPackage(context, client, tx.root, resolved, version, key, tx.signal);
   if (fetched.created) tx.made(fetched.storeDir);
   if (newPin) {
-    tx.config.data.keys = { ...keys, [client.origin]: key };
-    context.stderr.write(`pinned ${client.origin}'s signing key ${key.keyId} in hookyard.json\n`);
+    tx.config.data.keys = { ...keys, [client.origin]: [...pinned, key] };
+    tx.afterCommit(() =>
+      context.stderr.write(`pinned ${client.origin}'s signing key ${key.keyId} in hookyard.json\n`),
+    );
   }
   return {
     entry: {

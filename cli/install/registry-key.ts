@@ -14,21 +14,23 @@ export interface SignedVersion {
 
 /**
  * The key to check `version` with. On first use the registry's key is fetched and pinned (the
- * caller writes the pin to hookyard.json with everything else); after that only the pinned key
- * is accepted: a registry that signs with another key is refused (exit 3) until the user re-pins,
- * which `--accept-key <keyId>` does for exactly that key id.
+ * caller writes the pin to hookyard.json with everything else); after that only pinned keys are
+ * accepted: a registry that signs with another key is refused (exit 3) until the user pins that
+ * key too, which `--accept-key <keyId>` does for exactly that key id. Old pins stay, so versions
+ * already locked keep verifying.
  */
 export async function keyFor(
   client: RegistryClient,
-  pinned: PinnedKey | undefined,
+  pinned: readonly PinnedKey[],
   version: SignedVersion,
   acceptKey: string | undefined,
 ): Promise<{ key: PinnedKey; newPin: boolean }> {
-  if (pinned && pinned.keyId === version.keyId) return { key: pinned, newPin: false };
-  if (pinned && acceptKey !== version.keyId) {
+  const known = pinned.find((key) => key.keyId === version.keyId);
+  if (known) return { key: known, newPin: false };
+  if (pinned.length > 0 && acceptKey !== version.keyId) {
     throw new CliError(
       "CLI_ERR_KEY_CHANGED",
-      `${version.name}@${version.version} is signed by key ${version.keyId}, but hookyard.json pins ${pinned.keyId} for ${client.origin}. ` +
+      `${version.name}@${version.version} is signed by key ${version.keyId}, but hookyard.json pins ${pinned.map((k) => k.keyId).join(", ")} for ${client.origin}. ` +
         `If the registry's operator told you the key changed, re-pin with --accept-key ${version.keyId}; otherwise do not install from this registry`,
       exitCodes.security,
     );

@@ -38,6 +38,7 @@ export class InstallTransaction {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly created: string[] = [];
+  private readonly onCommit: Array<() => void> = [];
   /** Once the lock names the new store folders, they stay, whatever fails after. */
   private lockWritten = false;
   /** The lock as read, so an unchanged lock is not rewritten. */
@@ -84,6 +85,11 @@ export class InstallTransaction {
     return join(this.root, lockFileName);
   }
 
+  /** Runs `say` once the change is written: what a change did is told only when it was done. */
+  afterCommit(say: () => void): void {
+    this.onCommit.push(say);
+  }
+
   /** Remembers a store folder this change made, to remove it if the change does not complete. */
   made(storeDir: string): void {
     this.created.push(storeDir);
@@ -103,6 +109,7 @@ export class InstallTransaction {
       const result = await work();
       this.signal.throwIfAborted();
       if (options.write) await this.commit();
+      for (const say of this.onCommit) say();
       return result;
     } catch (error) {
       if (!this.lockWritten) await this.undo();

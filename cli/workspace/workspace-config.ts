@@ -7,7 +7,7 @@ import { packageNameSchema } from "../../runner/manifest.js";
 import { CliError } from "../errors.js";
 import { writeFileAtomic } from "./atomic-file.js";
 
-/** A registry key pinned on first use: later installs from that registry must be signed by it. */
+/** A registry key pinned on first use: later installs from that registry must be signed by a pinned key. */
 export const pinnedKeySchema = z.strictObject({
   keyId: z.string().min(1),
   publicKey: z.string().min(1),
@@ -18,8 +18,11 @@ export type PinnedKey = z.infer<typeof pinnedKeySchema>;
 const installFieldsSchema = z.object({
   /** The registry this workspace installs from, unless --registry or HOOKYARD_REGISTRY say otherwise. */
   registry: z.url().optional(),
-  /** Pinned signing keys, by registry origin (`http://127.0.0.1:4873`). */
-  keys: z.record(z.string(), pinnedKeySchema).optional(),
+  /**
+   * Pinned signing keys, by registry origin (`http://127.0.0.1:4873`): the first on first use, more
+   * only when the user accepts a new one (--accept-key); versions signed by any of them verify.
+   */
+  keys: z.record(z.string(), z.array(pinnedKeySchema)).optional(),
   /** What the user asked for: package name → semver range (`hookyard.lock` holds what it resolved to). */
   community: z
     .record(
@@ -49,7 +52,8 @@ export async function readWorkspaceConfigFile(root: string): Promise<WorkspaceCo
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, data: {}, existed: false, snapshot: "{}" };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { file, data: {}, existed: false, snapshot: "{}" };
     throw error;
   }
   let data: unknown;

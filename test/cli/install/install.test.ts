@@ -45,7 +45,7 @@ describe("hookyard install <name>", () => {
     const config = await readJson(join(ws, "hookyard.json"));
     expect(config.community).toEqual({ guard: "^1.0.0" });
     const keys = (await registry.call("/v1/keys")).json.keys;
-    expect(config.keys[registry.url]).toEqual({ keyId: keys[0].keyId, publicKey: keys[0].publicKey });
+    expect(config.keys[registry.url]).toEqual([{ keyId: keys[0].keyId, publicKey: keys[0].publicKey }]);
     const store = join(ws, ".hookyard", "store", integrityHex(entry.integrity) as string);
     expect((await readdir(store, { recursive: true })).sort()).toEqual([
       "README.md",
@@ -203,6 +203,12 @@ describe("hookyard install refuses what it cannot verify (exit 3, workspace unch
       newKey,
     );
     expect(accepted.code).toBe(0);
-    expect((await readJson(join(ws, "hookyard.json"))).keys[url].keyId).toBe(newKey);
+    const pins = (await readJson(join(ws, "hookyard.json"))).keys[url].map((k: { keyId: string }) => k.keyId);
+    expect(pins).toHaveLength(2);
+    expect(pins[1]).toBe(newKey);
+    // The old pin stays: what the lock holds from before the change still verifies.
+    await rm(join(ws, ".hookyard", "store"), { recursive: true });
+    const fromLock = await cli(ws, "install");
+    expect(fromLock.code, fromLock.stderr).toBe(0);
   });
 });
