@@ -1,6 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const built = (path: string) => fileURLToPath(new URL(`./dist/${path}`, import.meta.url));
+
 export default defineConfig({
+  // The sample hooks are packages of their own (their package.json hides this one), and import
+  // hookyard as its users do: from the built package, as npm would resolve it.
+  resolve: {
+    alias: [
+      { find: /^hookyard\/testing$/, replacement: built("runner/testing.js") },
+      { find: /^hookyard$/, replacement: built("index.js") },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts", "sample-hooks/**/*.test.ts"],
     typecheck: { enabled: true, include: ["test/types/**/*.test.ts"] },

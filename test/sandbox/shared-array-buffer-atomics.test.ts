@@ -20,6 +20,24 @@ describe("SharedArrayBuffer and Atomics", () => {
     await expectStillAnswers(h);
   });
 
+  it.each(["process", "inline"] as const)(
+    "Atomics.waitAsync is not offered (with a timeout it aborted the process holding the isolate): %s isolation",
+    async (isolation) => {
+      const h = await harness({ isolation });
+      const answer = await h.runOne(
+        h.hook(
+          "async-waiter",
+          handler(
+            "const kind = typeof Atomics.waitAsync; if (kind === 'function') Atomics.waitAsync(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); return { notice: kind };",
+            { async: true },
+          ),
+        ),
+      );
+      expect(answer).toMatchObject({ status: "ok", decision: { notice: "undefined" } });
+      await expectStillAnswers(h);
+    },
+  );
+
   it("shared memory never leaves the isolate: the host gets a JSON copy", async () => {
     const h = await harness();
     const answer = await h.runOne(
