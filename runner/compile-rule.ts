@@ -3,6 +3,7 @@ import { type CommandRuleConfig, commandRule, commandRuleSchema } from "./engine
 import { type HttpRuleConfig, httpRule, httpRuleSchema } from "./engines/http.js";
 import { type InprocessConfig, inprocessRule } from "./engines/inprocess.js";
 import { promptRule, promptRuleSchema } from "./engines/prompt.js";
+import { type RulesRuleConfig, rulesRule, rulesRuleSchema } from "./engines/rules.js";
 import { type SandboxRuleConfig, sandboxRule } from "./engines/sandbox.js";
 import type { CompileContext } from "./engines/settings.js";
 import type { Rule } from "./rule.js";
@@ -12,10 +13,11 @@ export const configRuleSchema = z.discriminatedUnion("engine", [
   commandRuleSchema,
   httpRuleSchema,
   promptRuleSchema,
+  rulesRuleSchema,
 ]);
 export type ConfigRule = z.infer<typeof configRuleSchema>;
 
-export type RuleConfig = InprocessConfig | SandboxRuleConfig | ConfigRule;
+export type RuleConfig = InprocessConfig | SandboxRuleConfig | ConfigRule | RulesRuleConfig;
 
 /** The only place that knows engines: picks one by `config.engine` and builds the Rule. */
 export function compileRule(config: RuleConfig, context: CompileContext): Rule {
@@ -30,6 +32,8 @@ export function compileRule(config: RuleConfig, context: CompileContext): Rule {
       return commandRule(config as CommandRuleConfig, context);
     case "http":
       return httpRule(config as HttpRuleConfig, context);
+    case "rules":
+      return rulesRule(config as RulesRuleConfig, context);
   }
 }
 

@@ -15,6 +15,7 @@ import { type Logger, stderrLogger } from "./logger.js";
 import { compileMatcher } from "./matcher.js";
 import type { ChainOutcome } from "./outcome.js";
 import type { Origin, Rule, Trust } from "./rule.js";
+import { findWorkspaceRules } from "./rules/workspace-rules.js";
 import { StateStore } from "./state.js";
 import { trustedApi } from "./trusted-api.js";
 
@@ -102,6 +103,9 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     logger.error(problemLine(problem, configFile));
   };
   for (const problem of [...config.problems, ...workspace.problems, ...installed.problems]) skip(problem);
+  // Rule files (.hookyard/rules/*.md, .claude/hookify.*.local.md): one "rules" engine hook per folder.
+  const ruleFolders = await findWorkspaceRules(root);
+  for (const problem of ruleFolders.problems) skip(problem);
   for (const field of config.unknownFields) {
     logger.warn(`${configFile}: unknown field "${field}" is ignored (known: ${knownFields.join(", ")})`);
   }
@@ -132,6 +136,15 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     ...config.rules.map((rule): [string, string, () => Rule] => [
       rule.name,
       configFile,
+      () =>
+        compileRule(
+          { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
+          { root, origin: "workspace" },
+        ),
+    ]),
+    ...ruleFolders.rules.map((rule): [string, string, () => Rule] => [
+      rule.name,
+      join(root, rule.dir),
       () =>
         compileRule(
           { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { compilePattern, maxInputLength, maxPatternLength } from "../../runner/rules/regex.js";
+import { toolBefore } from "../helpers/ctx.js";
+import { ruleFile, rulesWorkspace } from "./helpers.js";
+
+const bash = (command: string) => toolBefore({ args: { command } });
+
+describe("rules: regexes cannot hang the agent", () => {
+  it("a pattern that repeats a repeating group is refused at load, naming the field", async () => {
+    const { hooks } = await rulesWorkspace({
+      ".hookyard/rules/nested.md": ruleFile(
+        "event: bash\nconditions:\n  - field: command\n    pattern: ^(a+)+$",
+      ),
+      ".hookyard/rules/tool.md": ruleFile("event: tool_before\nmatcher: (\\w*)*x"),
+    });
+    expect(hooks.problems.map((p) => [p.name, p.code, p.message.split(":")[0]])).toEqual([
+      ["nested", "RUN_ERR_BAD_MATCHER", "conditions[0].pattern"],
+      ["tool", "RUN_ERR_BAD_MATCHER", "matcher"],
+    ]);
+  });
+
+  it("a catastrophic pattern that passes the load check is stopped within its budget and turned off; the others still decide", async () => {
+    const { hooks, logger } = await rulesWorkspace({
+      ".hookyard/rules/a-slow.md": ruleFile("event: bash\naction: block\npattern: ^(a|a)*$", "slow"),
+      ".hookyard/rules/b-fast.md": ruleFile("event: bash\naction: block\npattern: ^aaa", "fast"),
+    });
+    const evil = `${"a".repeat(40)}!`; // 2^40 paths for the slow pattern
+    const started = performance.now();
+    const outcome = await hooks.dispatch("tool_before", bash(evil));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(outcome.blockedBy?.reason).toBe("[b-fast] fast");
+    expect(logger.infos.filter((line) => line.includes("a-slow.md"))).toEqual([
+      expect.stringMatching(
+        /rule "a-slow" .*: pattern took more than 50 ms on this input and was stopped; the rule is off/,
+      ),
+    ]);
+
+    const again = performance.now();
+    await hooks.dispatch("tool_before", bash(evil));
+    expect(performance.now() - again).toBeLessThan(40);
+    expect(logger.infos.filter((line) => line.includes("a-slow.md"))).toHaveLength(1);
+  });
+
+  it("a pattern longer than the cap is refused; a regex sees only the start of a huge field, string operators all of it", async () => {
+    const { hooks } = await rulesWorkspace({
+      ".hookyard/rules/long.md": ruleFile(`event: bash\npattern: '${"x".repeat(maxPatternLength + 1)}'`),
+      ".hookyard/rules/regex.md": ruleFile("event: bash\npattern: SECRET", "regex"),
+      ".hookyard/rules/contains.md": ruleFile(
+        "event: bash\nconditions:\n  - field: command\n    operator: contains\n    pattern: SECRET",
+        "contains",
+      ),
+    });
+    expect(hooks.problems.map((p) => p.message)).toEqual([
+      `pattern: is ${maxPatternLength + 1} characters long; at most ${maxPatternLength} are allowed`,
+    ]);
+    const outcome = await hooks.dispatch("tool_before", bash(`${" ".repeat(maxInputLength)}SECRET`));
+    expect(outcome.notices.map((n) => n.text)).toEqual(["[contains] contains"]);
+  });
+});
+
+describe("compilePattern: the nested-quantifier check", () => {
+  it.each([
+    "rm\\s+-rf",
+    "(foo|bar)+",
+    "[(a+)]+",
+    "\\(a+\\)+",
+    "(?<=x)y+",
+    "(\\d{3})+",
+    "(a?)+",
+    "^(bash|write_file)$",
+  ])("accepts %s", (pattern) => {
+    expect(compilePattern(pattern, "")).toBeInstanceOf(RegExp);
+  });
+
+  it.each(["(a+)+", "(a*)*", "(?:x+y)*", "((a)+b)+", "(a{1,5})+", "(a+)+?", "(a+){2,}", "(?<n>\\s*)+"])(
+    "refuses %s",
+    (pattern) => {
+      expect(compilePattern(pattern, "")).toMatch(/repeats a group that itself repeats/);
+    },
+  );
+
+  it("refuses what is not a JavaScript regex, saying so", () => {
+    expect(compilePattern("(?i)rm", "")).toMatch(/^is not a valid JavaScript regular expression/);
+  });
+});
