@@ -24,9 +24,14 @@ const messages = {
   CLI_ERR_TOKEN_MISSING: "No registry token",
   CLI_ERR_TOKEN_FILE: "The token file is unsafe or unreadable",
   CLI_ERR_INTERRUPTED: "Interrupted",
+  CLI_ERR_DEMO: "The demo could not run",
   CLI_ERR_MANIFEST_INVALID: "package.json is missing or is not a valid hook package manifest",
   CLI_ERR_BUNDLE: "The hook cannot be packed as one module with no imports",
   CLI_ERR_TARBALL_INVALID: "The tarball is not a package the registry would accept",
+  CLI_ERR_SERVE_LISTEN: "hookyard serve cannot listen on that address, port or socket",
+  CLI_ERR_SERVE_TOKEN: "hookyard serve cannot use its token file",
+  CLI_ERR_AGENT_SETTINGS: "A coding agent's settings file is not JSON or not in the shape that agent reads",
+  CLI_ERR_PLUGIN_INVALID: "The plugin's hooks cannot be imported",
 } as const;
 
 export type CliErrorCode = keyof typeof messages;
