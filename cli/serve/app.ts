@@ -1,0 +1,59 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
+import { errorText } from "../../runner/errors.js";
+import { ClaudeInputError, handleClaudeEvent, maxInputBytes } from "../../runner/profiles/claude/index.js";
+import type { LiveHooks } from "./live-hooks.js";
+import { bearerMatches } from "./token.js";
+
+export interface ServeAppOptions {
+  live: LiveHooks;
+  token: string;
+  log: (line: string) => void;
+}
+
+/**
+ * The daemon's HTTP face: `POST /claude/<Event>` (or `POST /claude`, the event from the body's
+ * hook_event_name) answers with the claude profile's JSON body, `{}` when no hook decided. Every
+ * request needs the bearer token; errors are `{ error: { code, message } }` with a non-2xx status,
+ * which that agent treats as a non-blocking failure.
+ */
+export function buildServeApp(options: ServeAppOptions): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: maxInputBytes, return503OnClosing: true });
+  const fail = (reply: FastifyReply, status: number, code: string, message: string) =>
+    reply.code(status).send({ error: { code, message } });
+
+  app.addHook("onRequest", (request, reply, done) => {
+    if (bearerMatches(request.headers.authorization, options.token)) return done();
+    reply.header("www-authenticate", 'Bearer realm="hookyard"');
+    fail(reply, 401, "SERVE_UNAUTHORIZED", "send Authorization: Bearer <token> (hookyard serve printed it)");
+  });
+
+  const answer = async (event: string | undefined, body: unknown, reply: FastifyReply) => {
+    const result = await options.live.use((hooks) => handleClaudeEvent(hooks, event, body));
+    if (result.stderr) options.log(result.stderr.trimEnd());
+    return reply.send(result.body);
+  };
+  app.post("/claude", (request, reply) => answer(undefined, request.body, reply));
+  app.post<{ Params: { event: string } }>("/claude/:event", (request, reply) =>
+    answer(request.params.event, request.body, reply),
+  );
+
+  app.setNotFoundHandler((request, reply) =>
+    fail(reply, 404, "SERVE_NOT_FOUND", `no ${request.method} ${request.url}: POST /claude/<Event>`),
+  );
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error instanceof ClaudeInputError) return fail(reply, 400, error.code, error.message);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own: a body over the cap, not JSON, not application/json.
+      return fail(
+        reply,
+        status,
+        "RUN_ERR_AGENT_INPUT",
+        `the request body is not a hook input: ${error.message}`,
+      );
+    }
+    options.log(`error: answering a request failed: ${errorText(error)}`);
+    return fail(reply, 500, "SERVE_FAILED", errorText(error));
+  });
+  return app;
+}

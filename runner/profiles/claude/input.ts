@@ -1,0 +1,187 @@
+import { z } from "zod";
+import { describeIssues, RunnerError } from "../../errors.js";
+import type { AnyCtx, Point } from "../../events.js";
+import { jsonDataIssue } from "../../json-data.js";
+import { type ClaudeEvent, claudeEventPoint } from "./events.js";
+import { argsFromAgent, claudeToolName } from "./tools.js";
+
+/** The agent's input is refused: not an object, a missing session_id, a field of the wrong type. */
+export class ClaudeInputError extends RunnerError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("RUN_ERR_AGENT_INPUT", message, options);
+  }
+}
+
+/**
+ * What a hook sees of the agent itself, as `ctx.agent`: the names it uses (its event, its tool
+ * name) and the fields hookyard has no field for. Matchers read it as `agent.<key>`.
+ */
+export interface ClaudeAgentInfo {
+  name: "claude";
+  /** The event as the agent names it: PreToolUse, SubagentStop, … */
+  event: string;
+  /** Tool events: the agent's tool name ("Edit", "mcp__github__create_issue"); ctx.tool is ours. */
+  tool?: string;
+  transcriptPath?: string;
+  cwd?: string;
+  permissionMode?: string;
+  /** Stop, SubagentStop: true when the agent is already going on because a stop hook asked it to. */
+  stopHookActive?: boolean;
+  /** SessionStart: startup, resume, clear, compact. */
+  source?: string;
+  /** PreCompact: manual or auto (also ctx.reason). */
+  trigger?: string;
+  customInstructions?: string;
+  notificationType?: string;
+  /** PostToolUseFailure: the user interrupted the tool. */
+  isInterrupt?: boolean;
+  /** Fields of the input that none of the above holds (model, agent_id, …), as sent. */
+  extra?: Record<string, unknown>;
+}
+
+const common = {
+  session_id: z.string().min(1),
+  transcript_path: z.string().optional(),
+  cwd: z.string().optional(),
+  hook_event_name: z.string().optional(),
+  permission_mode: z.string().optional(),
+};
+const tool = {
+  tool_name: z.string().min(1),
+  tool_input: z.record(z.string(), z.unknown()).default({}),
+  tool_use_id: z.string().optional(),
+};
+
+/** Per point, the fields read; anything else the agent sends lands in ctx.agent.extra. */
+const inputSchemas: Partial<Record<Point, z.ZodObject>> = {
+  tool_before: z.looseObject({ ...common, ...tool }),
+  tool_after: z.looseObject({ ...common, ...tool, tool_response: z.unknown() }),
+  tool_error: z.looseObject({
+    ...common,
+    ...tool,
+    error: z.unknown(),
+    is_interrupt: z.boolean().optional(),
+  }),
+  turn_before: z.looseObject({ ...common, prompt: z.string().default("") }),
+  turn_after: z.looseObject({
+    ...common,
+    stop_hook_active: z.boolean().optional(),
+    last_assistant_message: z.string().optional(),
+  }),
+  agent_before: z.looseObject({ ...common, source: z.string().optional() }),
+  agent_after: z.looseObject({ ...common, reason: z.string().optional() }),
+  compact_before: z.looseObject({
+    ...common,
+    trigger: z.string().optional(),
+    custom_instructions: z.string().nullable().optional(),
+  }),
+  notify: z.looseObject({
+    ...common,
+    message: z.string().default(""),
+    notification_type: z.string().optional(),
+  }),
+};
+
+export type ClaudeInputCtx = { point: Point; event: ClaudeEvent; ctx: AnyCtx } | { passthrough: true };
+
+/**
+ * The agent's hook input as a ctx for the point its event fires. `eventName` (from the command
+ * line or the URL) wins over the input's hook_event_name; an unmapped event passes through.
+ */
+export function claudeInputToCtx(input: unknown, eventName?: string): ClaudeInputCtx {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new ClaudeInputError("the hook input is not a JSON object");
+  }
+  // Before anything copies or prints it: a value nested thousands deep would overflow the stack there.
+  const issue = jsonDataIssue(input, "input");
+  if (issue) throw new ClaudeInputError(`the hook input is not plain JSON data (${issue})`);
+  const named = (input as { hook_event_name?: unknown }).hook_event_name;
+  const event = eventName ?? (typeof named === "string" ? named : undefined);
+  if (event === undefined) {
+    throw new ClaudeInputError("no event: name it (PreToolUse, Stop, …) or send hook_event_name");
+  }
+  const point = claudeEventPoint(event);
+  if (point === undefined) return { passthrough: true };
+  const schema = inputSchemas[point] as z.ZodObject;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new ClaudeInputError(`the ${event} input is invalid: ${describeIssues(parsed.error)}`);
+  }
+  const data = parsed.data as Record<string, unknown>;
+  const agent = agentInfo(event, data, Object.keys(schema.shape));
+  return { point, event: event as ClaudeEvent, ctx: ctxFor(point, data, agent) };
+}
+
+function ctxFor(point: Point, data: Record<string, unknown>, agent: ClaudeAgentInfo): AnyCtx {
+  const sessionId = data.session_id as string;
+  const base = { sessionId, agent };
+  if (point === "tool_before" || point === "tool_after" || point === "tool_error") {
+    const name = data.tool_name as string;
+    const call = {
+      ...base,
+      tool: claudeToolName(name),
+      args: argsFromAgent(name, data.tool_input as Record<string, unknown>),
+      callId: (data.tool_use_id as string | undefined) ?? "",
+    };
+    if (point === "tool_after") return { ...call, result: asText(data.tool_response) };
+    if (point === "tool_error") return { ...call, error: asText(data.error) };
+    return call;
+  }
+  switch (point) {
+    case "turn_before":
+      return { ...base, prompt: data.prompt as string, history: [] };
+    case "turn_after": {
+      const answer = (data.last_assistant_message as string | undefined) ?? "";
+      return { ...base, answer, messages: answer ? [{ role: "assistant", content: answer }] : [] };
+    }
+    case "agent_before":
+      return { ...base, cwd: (data.cwd as string | undefined) ?? "", config: {}, depth: 0 };
+    case "agent_after":
+      return {
+        ...base,
+        reason: (data.reason as string | undefined) ?? "other",
+        // The agent does not say; zeros rather than a guess.
+        stats: { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 },
+      };
+    case "compact_before":
+      return { ...base, messages: [], reason: (data.trigger as string | undefined) ?? "manual" };
+    default:
+      return { ...base, message: data.message as string, level: levelOf(data.notification_type) };
+  }
+}
+
+/** The input's own fields, under the names ClaudeAgentInfo documents. */
+const agentFields: Record<string, keyof ClaudeAgentInfo> = {
+  tool_name: "tool",
+  transcript_path: "transcriptPath",
+  cwd: "cwd",
+  permission_mode: "permissionMode",
+  stop_hook_active: "stopHookActive",
+  source: "source",
+  trigger: "trigger",
+  custom_instructions: "customInstructions",
+  notification_type: "notificationType",
+  is_interrupt: "isInterrupt",
+};
+
+function agentInfo(event: string, data: Record<string, unknown>, read: string[]): ClaudeAgentInfo {
+  const agent: Record<string, unknown> = { name: "claude", event };
+  for (const [field, key] of Object.entries(agentFields)) {
+    if (data[field] !== undefined && data[field] !== null) agent[key] = data[field];
+  }
+  const extra = Object.entries(data).filter(([field]) => !read.includes(field));
+  if (extra.length > 0) agent.extra = Object.fromEntries(extra);
+  return agent as unknown as ClaudeAgentInfo;
+}
+
+/** A permission prompt needs the user; other notifications are information. */
+function levelOf(type: unknown): "info" | "warning" {
+  return type === "permission_prompt" ? "warning" : "info";
+}
+
+/** Tool responses and errors are often objects: hooks get them as JSON text, as matchers would. */
+function asText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  return JSON.stringify(value) ?? "";
+}
