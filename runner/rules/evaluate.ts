@@ -84,7 +84,11 @@ function holds(condition: CompiledCondition, point: Point, ctx: AnyCtx, candidat
   }
 }
 
-/** The tool's name, and the coding agent's own name for it when an adapter kept it (`tool_name`). */
+/**
+ * The tool's name, and the coding agent's own name for it when an adapter kept it: the claude
+ * profile keeps it as `ctx.agent.tool` (Edit for our write_file); `tool_name` for other adapters.
+ */
 function toolNames(ctx: AnyCtx): string[] {
-  return [ctx.tool, ctx.tool_name].filter((name): name is string => typeof name === "string");
+  const agent = ctx.agent as { tool?: unknown } | undefined;
+  return [ctx.tool, ctx.tool_name, agent?.tool].filter((name): name is string => typeof name === "string");
 }
