@@ -211,7 +211,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     const args = before.ctx.args;
     // The transcript showed the model's arguments; the tool runs with these, and the user should see the change.
     if (before.verdict !== "block" && JSON.stringify(args) !== JSON.stringify(call.args)) {
-      emit({ type: "note", text: `${call.name} runs with arguments changed by hooks: ${JSON.stringify(args)}` });
+      emit({
+        type: "note",
+        text: `${call.name} runs with arguments changed by hooks: ${JSON.stringify(args)}`,
+      });
     }
     const refuse = (text: string) => {
       emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text });
