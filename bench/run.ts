@@ -14,6 +14,7 @@ const benches: Bench[] = [
   { name: "registry", load: () => import("./registry.js") },
   { name: "sandbox", load: () => import("./sandbox.js") },
   { name: "install", load: () => import("./install.js") },
+  { name: "agent-compat", load: () => import("./agent-compat.js") },
 ];
 
 async function main(): Promise<void> {

@@ -1,0 +1,87 @@
+import { environmentLine, formatTable } from "../harness.js";
+import { summarize } from "../install/stats.js";
+
+/** The issue's goal for `hookyard serve`, as the report states and checks it. */
+const goalText = "serve p50 ≤ 2 ms including HTTP, and ≥ 10× faster than a python command hook";
+const goalMs = 2;
+const goalRatio = 10;
+
+export interface Latency {
+  p50: number;
+  p90: number;
+  p99: number;
+  calls: number;
+}
+
+export interface Row {
+  name: string;
+  /** Undefined when the row could not run; `missing` says why. */
+  latency?: Latency;
+  missing?: string;
+}
+
+export function latency(samples: readonly number[]): Latency {
+  const { median, p90 } = summarize(samples);
+  const sorted = [...samples].sort((a, b) => a - b);
+  // Nearest rank, as summarize's p90.
+  const p99 = sorted[Math.max(Math.ceil(0.99 * sorted.length) - 1, 0)] ?? Number.NaN;
+  return { p50: median, p90, p99, calls: samples.length };
+}
+
+function ms(value: number): string {
+  if (!Number.isFinite(value)) return "-";
+  if (value < 10) return `${value.toFixed(2)} ms`;
+  if (value < 100) return `${value.toFixed(1)} ms`;
+  return `${Math.round(value).toLocaleString("en-US")} ms`;
+}
+
+export function latencyTable(rows: readonly Row[]): string {
+  return formatTable([
+    ["contender", "p50", "p90", "p99", "calls"],
+    ...rows.map((row) =>
+      row.latency
+        ? [row.name, ms(row.latency.p50), ms(row.latency.p90), ms(row.latency.p99), String(row.latency.calls)]
+        : [`${row.name}: ${row.missing ?? "not run"}`, "-", "-", "-", "0"],
+    ),
+  ]);
+}
+
+function ratio(python: Latency, serve: Latency): number {
+  return python.p50 / serve.p50;
+}
+
+export function ratioLine(serve: Latency, python: Latency | undefined): string {
+  return python
+    ? `python/serve (p50): ${ratio(python, serve).toFixed(1)}x`
+    : "python/serve (p50): - (no python3)";
+}
+
+export function goalLine(serve: Latency, python: Latency | undefined): string {
+  const fastEnough = serve.p50 <= goalMs;
+  if (!python) {
+    return `goal: ${goalText}: NOT checked, no python3 on PATH (serve p50 ${ms(serve.p50)}, ${fastEnough ? "within" : "over"} ${goalMs} ms)`;
+  }
+  const times = ratio(python, serve);
+  const met = fastEnough && times >= goalRatio;
+  return `goal: ${goalText}: ${met ? "met" : "NOT met"} (serve p50 ${ms(serve.p50)}, python/serve ${times.toFixed(1)}x)`;
+}
+
+export function footerLines(how: {
+  rounds: string;
+  python: string;
+  loadBefore: string;
+  loadAfter: string;
+}): string[] {
+  return [
+    "event: a PreToolUse for Bash as that agent sends it (session_id, transcript_path, cwd, hook_event_name, permission_mode," +
+      " tool_name, tool_input {command, description}, tool_use_id); calls alternate `rm -rf /`, checked to be denied with the" +
+      " guard's reason, and `ls`, checked to get no decision. A wrong answer stops the bench.",
+    `timed: process rows from spawn to exit (the input written to stdin, the start of node, sh or python included); serve rows from the POST to the answer's last byte, over one keep-alive connection (undici). ${how.rounds}, interleaved (each round runs every row's batch, in table order). A p99 over fewer than 100 calls is the slowest call.`,
+    "exec: node --no-node-snapshot bin/hookyard.js exec --profile claude PreToolUse, spawned directly. Trusted: the guard in .hookyard/hooks/guard.ts;" +
+      " sandboxed: the same source packed with `hookyard pack`, published to a `hookyard registry serve` on 127.0.0.1 and installed with" +
+      " `hookyard install --sandbox` (an isolate in the sandbox process, which exec starts per event). The builtin hooks (the audit log) run too, as in any workspace.",
+    "serve: `hookyard serve --port 0` started once on each of those workspaces; POST /claude/PreToolUse with the bearer token from .hookyard/serve.token.",
+    `sh: sh -c '<command>' (cat, case on the tool name, grep -E on the command); python: sh -c '<python3> guard.py' (json.load, re.search), ${how.python}.`,
+    `load average ${how.loadBefore} before, ${how.loadAfter} after (1/5/15 min); ${environmentLine()}`,
+  ];
+}
