@@ -4,14 +4,12 @@ import { TarballError } from "../registry/tarball/errors.js";
 import { type PackEntry, packTarball } from "../registry/tarball/pack.js";
 import { BundleError, bundleHook } from "../runner/bundle.js";
 import { computeIntegrity } from "../runner/integrity.js";
+import { defaultEntries } from "./default-entries.js";
 import { CliError, exitCodes } from "./errors.js";
 import { importsLeft } from "./imports-left.js";
 import { readManifestFile } from "./package-manifest-file.js";
 import type { PackageTarball } from "./tarball-package.js";
 import { writeFileAtomic } from "./workspace/atomic-file.js";
-
-/** Where a hook's source is looked for when --entry is not given, in this order. */
-export const defaultEntries = ["src/hook.ts", "src/hook.mts", "src/hook.js", "src/hook.mjs", "src/index.ts"];
 
 /** Besides package.json and the bundle, a package holds these top-level files only. */
 const documentFile = /^(readme|license)/i;

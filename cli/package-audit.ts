@@ -2,9 +2,7 @@ import semver from "semver";
 import type { LockEntry } from "../runner/lockfile.js";
 import { CliError } from "./errors.js";
 import type { Advisory, PackageDocument } from "./registry-client.js";
-
-export const severities = ["low", "moderate", "high", "critical"] as const;
-export type Severity = (typeof severities)[number];
+import { type Severity, severities } from "./severity.js";
 
 /** A yanked version was withdrawn by its publisher for a reason: worth acting on, rarely an emergency. */
 const yankedSeverity: Severity = "moderate";
@@ -23,10 +21,6 @@ export interface PackageAudit {
   deprecated: string | null;
   /** The highest version newer than the installed one that is not yanked, not a prerelease and in no advisory's range. */
   fixedIn: string | null;
-}
-
-export function atLeast(severity: Severity, level: Severity): boolean {
-  return severities.indexOf(severity) >= severities.indexOf(level);
 }
 
 /** Judges one lock entry against its registry's package document and advisories. */

@@ -1,10 +1,9 @@
-import { findWorkspaceRoot } from "../../runner/load-hooks.js";
-import { type LockEntry, lockFileName, readLockfile } from "../../runner/lockfile.js";
+import type { LockEntry } from "../../runner/lockfile.js";
 import type { CliContext, Command } from "../command.js";
 import { exitCodes } from "../errors.js";
 import { lockEntryRegistry } from "../lock-registry.js";
-import { atLeast, auditPackage, type PackageAudit, type Severity, severities } from "../package-audit.js";
-import { RegistryClient } from "../registry-client.js";
+import type { PackageAudit } from "../package-audit.js";
+import { atLeast, type Severity, severities } from "../severity.js";
 import { safeTable } from "../terminal-text.js";
 
 export default {
@@ -24,6 +23,8 @@ export default {
     "A yanked installed version counts as a moderate finding; a deprecated one is shown but is not a finding.",
   ].join("\n"),
   async run(context, _args, options) {
+    const { findWorkspaceRoot } = await import("../../runner/load-hooks.js");
+    const { lockFileName, readLockfile } = await import("../../runner/lockfile.js");
     const level = options.level as Severity;
     const root = await findWorkspaceRoot(context.cwd);
     const lock = await readLockfile(root);
@@ -49,6 +50,8 @@ export default {
 
 /** Asks each package's own registry, one advisories request per registry; any failure stops the audit. */
 async function auditAll(entries: Array<[string, LockEntry]>): Promise<PackageAudit[]> {
+  const { auditPackage } = await import("../package-audit.js");
+  const { RegistryClient } = await import("../registry-client.js");
   const byRegistry = new Map<string, Array<[string, LockEntry]>>();
   for (const [name, entry] of entries) {
     const registry = lockEntryRegistry(name, entry);

@@ -1,5 +1,4 @@
 import type { Command } from "../command.js";
-import { changeGrants } from "../install/change-grants.js";
 
 export default {
   name: "grant",
@@ -15,6 +14,7 @@ export default {
   help: "A grant may narrow what the package requests (fs.read:docs/api for fs.read:docs), never widen it.",
   async run(context, args, options) {
     const [name, ...grants] = args;
+    const { changeGrants } = await import("../install/change-grants.js");
     return changeGrants(context, name as string, grants, "grant", options);
   },
 } satisfies Command;

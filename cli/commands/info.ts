@@ -1,10 +1,8 @@
-import { capabilityLines } from "../capability-lines.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { parsePackageSpec, resolveVersion } from "../install/package-spec.js";
-import { defaultVersion, type PackageInfo, packageInfo } from "../package-info.js";
-import { registryAccess, registryOption } from "../registry-access.js";
+import type { PackageInfo } from "../package-info.js";
 import type { Advisory } from "../registry-client.js";
+import { registryOption } from "../registry-options.js";
 import { safeTable, terminalLine } from "../terminal-text.js";
 
 /** Versions listed in the text output; --json lists every one. */
@@ -20,6 +18,9 @@ export default {
     "A range: the highest version that satisfies it and is neither yanked nor a prerelease.",
   ].join("\n"),
   async run(context, [text = ""], options) {
+    const { parsePackageSpec, resolveVersion } = await import("../install/package-spec.js");
+    const { defaultVersion, packageInfo } = await import("../package-info.js");
+    const { registryAccess } = await import("../registry-access.js");
     const spec = parsePackageSpec(text);
     if (spec.range?.trim() === "") {
       throw new CliError(
@@ -38,12 +39,13 @@ export default {
       throw new CliError("CLI_ERR_NO_MATCHING_VERSION", `${document.name} has no versions in ${client.url}`);
     }
     const info = packageInfo(client, document, shown, advisories[spec.name] ?? []);
-    context.stdout.write(options.json ? `${JSON.stringify(info, null, 2)}\n` : infoText(info));
+    context.stdout.write(options.json ? `${JSON.stringify(info, null, 2)}\n` : await infoText(info));
     return exitCodes.ok;
   },
 } satisfies Command;
 
-function infoText(info: PackageInfo): string {
+async function infoText(info: PackageInfo): Promise<string> {
+  const { capabilityLines } = await import("../capability-lines.js");
   // Names and versions were checked by the registry at publish, but this reads any registry.
   const out: string[] = [terminalLine(`${info.name}@${info.version}`)];
   if (info.description) out.push(terminalLine(info.description));

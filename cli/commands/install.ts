@@ -1,11 +1,6 @@
 import type { CliContext, Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { grantLine } from "../install/choose-grants.js";
-import { installFromLock } from "../install/install-from-lock.js";
-import { installPackage } from "../install/install-package.js";
-import { parsePackageSpec } from "../install/package-spec.js";
-import { InstallTransaction } from "../install/transaction.js";
-import { registryOption } from "../registry-access.js";
+import { registryOption } from "../registry-options.js";
 
 export default {
   name: "install",
@@ -57,6 +52,7 @@ export default {
         exitCodes.usage,
       );
     }
+    const { parsePackageSpec } = await import("../install/package-spec.js");
     const spec = args[0] === undefined ? undefined : parsePackageSpec(args[0]);
     if (!spec) {
       if (options.trust || options.sandbox || grants.length > 0 || options.acceptKey) {
@@ -68,6 +64,9 @@ export default {
       }
       return fromLock(context, options);
     }
+    const { InstallTransaction } = await import("../install/transaction.js");
+    const { installPackage } = await import("../install/install-package.js");
+    const { grantLine } = await import("../install/choose-grants.js");
     const tx = await InstallTransaction.open(context);
     const result = await tx.run(() =>
       installPackage(context, tx, options, spec, {
@@ -98,6 +97,8 @@ export default {
 } satisfies Command;
 
 async function fromLock(context: CliContext, options: Record<string, unknown>): Promise<number> {
+  const { InstallTransaction } = await import("../install/transaction.js");
+  const { installFromLock } = await import("../install/install-from-lock.js");
   const tx = await InstallTransaction.open(context);
   const names = Object.keys(tx.lock.packages);
   for (const name of Object.keys(tx.config.data.community ?? {})) {

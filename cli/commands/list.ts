@@ -1,4 +1,4 @@
-import { type ListedHook, loadHooks } from "../../runner/load-hooks.js";
+import type { ListedHook } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext, Command } from "../command.js";
 import { table } from "../table.js";
@@ -12,6 +12,7 @@ export default {
     { flags: "--all", description: "also show points that have no hooks" },
   ],
   async run(context, _args, options) {
+    const { loadHooks } = await import("../../runner/load-hooks.js");
     const hooks = await loadHooks({ cwd: context.cwd, logger: contextLogger(context), prestart: false });
     try {
       const chains = hooks.list();

@@ -1,9 +1,6 @@
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { readToken } from "../read-token.js";
-import { registryAccess, registryOption } from "../registry-access.js";
-import { RegistryClient } from "../registry-client.js";
-import { saveToken } from "../save-token.js";
+import { registryOption } from "../registry-options.js";
 import { checkTokenText } from "../token-text.js";
 
 export default {
@@ -16,6 +13,10 @@ export default {
     "($HOOKYARD_CONFIG, else ~/.config/hookyard/config.json), readable by you only, and never printed.",
   ].join("\n"),
   async run(context, _args, options) {
+    const { registryAccess } = await import("../registry-access.js");
+    const { readToken } = await import("../read-token.js");
+    const { RegistryClient } = await import("../registry-client.js");
+    const { saveToken } = await import("../save-token.js");
     // Also refuses, before a token is asked for, a user config that others may read.
     const registry = (await registryAccess(context, options)).url;
     const token = await readToken(context, `token for ${registry}: `);

@@ -1,7 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { describeIssues } from "../../runner/errors.js";
-import { packageNameSchema } from "../../runner/manifest.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { scaffoldFiles, unscopedName } from "../package-files.js";
@@ -18,6 +17,7 @@ export default {
   ],
   help: "The folder must not exist, or be empty: nothing is overwritten.",
   async run(context, [name = ""], options) {
+    const { packageNameSchema } = await import("../../runner/manifest.js");
     const valid = packageNameSchema.safeParse(name);
     if (!valid.success) {
       throw new CliError(

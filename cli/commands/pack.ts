@@ -1,10 +1,9 @@
 import { stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { Command } from "../command.js";
+import { defaultEntries } from "../default-entries.js";
 import { CliError, exitCodes } from "../errors.js";
-import { defaultEntries, packPackage, tarballFileName } from "../pack-package.js";
 import { table } from "../table.js";
-import { writeFileAtomic } from "../workspace/atomic-file.js";
 
 export default {
   name: "pack",
@@ -28,6 +27,8 @@ export default {
     if (!(await stat(dir).catch(() => undefined))?.isDirectory()) {
       throw new CliError("CLI_ERR_USAGE", `${dir} is not a folder`, exitCodes.usage);
     }
+    const { packPackage, tarballFileName } = await import("../pack-package.js");
+    const { writeFileAtomic } = await import("../workspace/atomic-file.js");
     const packed = await packPackage(dir, {
       ...(typeof options.entry === "string" ? { entry: resolve(context.cwd, options.entry) } : {}),
     });

@@ -2,11 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { packPackage } from "../pack-package.js";
-import { explainPublishRefusal } from "../publish-refusal.js";
-import { registryAccess, registryOption, tokenOption } from "../registry-access.js";
-import { readUserConfig, resolveToken } from "../registry-settings.js";
-import { readTarballPackage } from "../tarball-package.js";
+import { registryOption, tokenOption } from "../registry-options.js";
 import { checkTokenText } from "../token-text.js";
 
 export default {
@@ -26,6 +22,8 @@ export default {
     if (!info) throw new CliError("CLI_ERR_USAGE", `${path} does not exist`, exitCodes.usage);
 
     // The token first: without one, nothing is bundled or read.
+    const { registryAccess } = await import("../registry-access.js");
+    const { readUserConfig, resolveToken } = await import("../registry-settings.js");
     const client = await registryAccess(context, options, { needToken: true });
     const token = resolveToken({
       flag: options.token,
@@ -35,6 +33,9 @@ export default {
     });
     checkTokenText(token ?? "", "the token (from --token, HOOKYARD_TOKEN or the user config)");
 
+    const { packPackage } = await import("../pack-package.js");
+    const { readTarballPackage } = await import("../tarball-package.js");
+    const { explainPublishRefusal } = await import("../publish-refusal.js");
     const pkg = info.isDirectory() ? await packPackage(path) : await readTarballPackage(path);
     const published = { name: pkg.name, version: pkg.version, registry: client.url };
     try {

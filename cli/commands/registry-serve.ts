@@ -1,7 +1,5 @@
 import { resolve } from "node:path";
-import { buildRegistry, type Registry } from "../../registry/app.js";
-import { RegistryError } from "../../registry/errors.js";
-import { pauseHooksFromEnv } from "../../registry/test-pause.js";
+import type { Registry } from "../../registry/app.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes, registryFailure } from "../errors.js";
 
@@ -46,6 +44,9 @@ export default {
     }
     const host = String(options.host);
     const dataDir = resolve(context.cwd, String(options.data));
+    const { buildRegistry } = await import("../../registry/app.js");
+    const { RegistryError } = await import("../../registry/errors.js");
+    const { pauseHooksFromEnv } = await import("../../registry/test-pause.js");
     let app: Registry;
     try {
       app = await buildRegistry({

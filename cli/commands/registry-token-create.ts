@@ -1,13 +1,10 @@
 import { resolve } from "node:path";
-import { type TokenScope, tokenScopes } from "../../registry/db/schema.js";
-import { RegistryError } from "../../registry/errors.js";
-import { ownerNamePattern } from "../../registry/names.js";
-import { openRegistryStore } from "../../registry/open-store.js";
-import { localActor } from "../../registry/store.js";
-import { type IssuedToken, issueToken, parseDuration } from "../../registry/tokens.js";
+import type { TokenScope } from "../../registry/db/schema.js";
+import type { IssuedToken } from "../../registry/tokens.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes, registryFailure } from "../errors.js";
 import { table } from "../table.js";
+import { tokenScopeChoices } from "../token-scopes.js";
 
 export default {
   name: "create",
@@ -19,7 +16,7 @@ export default {
       flags: "--scope <scope>",
       description: "what it may do",
       default: "publish",
-      choices: [...tokenScopes],
+      choices: tokenScopeChoices,
     },
     { flags: "--expires <duration>", description: "lifetime: 30d, 12h, 90m, or never", default: "never" },
     { flags: "--description <text>", description: "a note shown when tokens are listed" },
@@ -31,6 +28,11 @@ export default {
     "your own packages. admin: anything, including advisories and other owners' tokens.",
   ].join("\n"),
   async run(context, _args, options) {
+    const { ownerNamePattern } = await import("../../registry/names.js");
+    const { issueToken, parseDuration } = await import("../../registry/tokens.js");
+    const { openRegistryStore } = await import("../../registry/open-store.js");
+    const { localActor } = await import("../../registry/store.js");
+    const { RegistryError } = await import("../../registry/errors.js");
     const owner = String(options.owner);
     if (!ownerNamePattern.test(owner)) {
       throw new CliError(

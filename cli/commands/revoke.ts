@@ -1,6 +1,5 @@
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { changeGrants } from "../install/change-grants.js";
 
 export default {
   name: "revoke",
@@ -18,6 +17,7 @@ export default {
     if (grants.length === 0 && !options.all) {
       throw new CliError("CLI_ERR_USAGE", "name the grants to take back, or pass --all", exitCodes.usage);
     }
+    const { changeGrants } = await import("../install/change-grants.js");
     return changeGrants(context, name as string, grants, "revoke", options);
   },
 } satisfies Command;

@@ -1,16 +1,11 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline/promises";
-import { type AskPolicy, runAgent } from "../../runner/agent/loop.js";
+import type { AskPolicy } from "../../runner/agent/loop.js";
 import type { Model } from "../../runner/agent/model.js";
-import { ScriptedModel } from "../../runner/agent/models/scripted.js";
 import { errorText } from "../../runner/errors.js";
-import { loadHooks } from "../../runner/load-hooks.js";
 import type { CliContext, Command } from "../command.js";
 import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";
-import { modelFromSpec } from "../model-spec.js";
 import { packageRoot } from "../package-root.js";
 import { transcriptWriter } from "../transcript.js";
 
@@ -60,6 +55,8 @@ export default {
         exitCodes.usage,
       );
     }
+    const { modelFromSpec } = await import("../model-spec.js");
+    const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
     const model = await modelFromSpec({
       model: spec,
       cwd: context.cwd,
@@ -79,6 +76,8 @@ async function runExample(
   options: Record<string, unknown>,
   maxSteps: number,
 ): Promise<number> {
+  const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
+  const { tmpdir } = await import("node:os");
   const example = join(packageRoot(), "cli", "examples", "quickstart");
   const workspace = await mkdtemp(join(tmpdir(), "hookyard-example-"));
   try {
@@ -112,6 +111,9 @@ async function session(
   options: Record<string, unknown>,
   run: { model: Model; prompt: string; cwd: string; maxSteps: number },
 ): Promise<number> {
+  const { loadHooks } = await import("../../runner/load-hooks.js");
+  const { runAgent } = await import("../../runner/agent/loop.js");
+  const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
   const hooks = await loadHooks({ cwd: run.cwd });
   const write = (text: string) => context.stdout.write(text);
   // A trusted hook that starts a promise and forgets it (no await, no catch) must not end the run:
@@ -152,8 +154,9 @@ function askPolicy(context: CliContext, policy: string | undefined): AskPolicy {
   const chosen = policy ?? (context.stdin.isTTY && context.stdout.isTTY ? "prompt" : "deny");
   if (chosen === "allow") return async () => true;
   if (chosen === "deny") return async () => false;
-  return ({ tool, reasons }) =>
-    new Promise<boolean>((resolve) => {
+  return async ({ tool, reasons }) => {
+    const { createInterface } = await import("node:readline/promises");
+    return new Promise<boolean>((resolve) => {
       const rl = createInterface({ input: context.stdin, output: context.stdout });
       const why = reasons.map((r) => `${r.hook}: ${r.text}`).join("; ");
       // End of input (a closed pipe, Ctrl-D) is a "no", not a hang or a crash.
@@ -166,6 +169,7 @@ function askPolicy(context: CliContext, policy: string | undefined): AskPolicy {
         () => resolve(false),
       );
     });
+  };
 }
 
 function stackOf(reason: unknown): string {

@@ -1,7 +1,7 @@
 import type { CliContext, Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { registryAccess, registryOption } from "../registry-access.js";
 import type { SearchAnswer } from "../registry-client.js";
+import { registryOption } from "../registry-options.js";
 import { safeTable, terminalLine } from "../terminal-text.js";
 
 /** The registry's own bounds for a page (GET /v1/search). */
@@ -26,6 +26,7 @@ export default {
   async run(context, [query = ""], options) {
     const limit = wholeNumber("--limit", options.limit, limits.limit);
     const offset = wholeNumber("--offset", options.offset, limits.offset);
+    const { registryAccess } = await import("../registry-access.js");
     const client = await registryAccess(context, options);
     const answer = await client.search(query, limit, offset);
     if (options.json) {

@@ -1,9 +1,6 @@
 import { rm } from "node:fs/promises";
-import { storePath } from "../../runner/lockfile.js";
 import type { Command } from "../command.js";
 import { exitCodes } from "../errors.js";
-import { installedEntry } from "../install/installed.js";
-import { InstallTransaction } from "../install/transaction.js";
 
 export default {
   name: "uninstall",
@@ -11,6 +8,9 @@ export default {
   args: [{ name: "<names...>", description: "installed package names" }],
   options: [{ flags: "--json", description: "print what was removed as JSON" }],
   async run(context, args, options) {
+    const { storePath } = await import("../../runner/lockfile.js");
+    const { installedEntry } = await import("../install/installed.js");
+    const { InstallTransaction } = await import("../install/transaction.js");
     const tx = await InstallTransaction.open(context);
     const removed = args.map((name) => ({ name, ...installedEntry(tx, name) }));
     await tx.run(async () => {

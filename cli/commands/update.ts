@@ -1,23 +1,8 @@
-import semver from "semver";
-import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
-import type { CliContext, Command } from "../command.js";
+import type { Command } from "../command.js";
 import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";
-import { checkGrantsWithin, chooseGrants, grantLine } from "../install/choose-grants.js";
-import { registryOfResolved } from "../install/install-from-lock.js";
-import { installVersion } from "../install/install-version.js";
-import { installedEntry } from "../install/installed.js";
-import { resolveVersion } from "../install/package-spec.js";
-import { InstallTransaction } from "../install/transaction.js";
-import { registryAccess, registryOption } from "../registry-access.js";
-
-interface Outcome {
-  name: string;
-  from: string;
-  to?: string;
-  /** Capabilities the new version asks for that were not granted, when the update was refused for them. */
-  refused?: string[];
-}
+import type { UpdateOutcome } from "../install/update-package.js";
+import { registryOption } from "../registry-options.js";
 
 export default {
   name: "update",
@@ -46,12 +31,16 @@ export default {
     "old version stays installed (exit 3).",
   ].join("\n"),
   async run(context, args, options) {
+    const { InstallTransaction } = await import("../install/transaction.js");
+    const { installedEntry } = await import("../install/installed.js");
+    const { grantLine } = await import("../install/choose-grants.js");
+    const { updatePackage } = await import("../install/update-package.js");
     const tx = await InstallTransaction.open(context);
     const names = args[0] === undefined ? Object.keys(tx.lock.packages).sort() : [args[0]];
     for (const name of names) installedEntry(tx, name);
     const outcomes = await tx.run(async () => {
-      const done: Outcome[] = [];
-      for (const name of names) done.push(await updateOne(context, tx, options, name));
+      const done: UpdateOutcome[] = [];
+      for (const name of names) done.push(await updatePackage(context, tx, options, name));
       return done;
     });
     const refused = outcomes.filter((o) => o.refused);
@@ -75,56 +64,3 @@ export default {
     return refused.length > 0 ? exitCodes.security : exitCodes.ok;
   },
 } satisfies Command;
-
-async function updateOne(
-  context: CliContext,
-  tx: InstallTransaction,
-  options: Record<string, unknown>,
-  name: string,
-): Promise<Outcome> {
-  const previous = installedEntry(tx, name);
-  const range = tx.config.data.community?.[name] ?? "*";
-  const client = await registryAccess(
-    context,
-    { ...options, registry: options.registry ?? registryOfResolved(previous.resolved) },
-    { root: tx.root, signal: tx.signal },
-  );
-  const version = resolveVersion(await client.packageDocument(name), range);
-  if (!semver.gt(version.version, previous.version)) return { name, from: previous.version };
-  const id = `${name}@${version.version}`;
-  const installed = await installVersion(
-    context,
-    tx,
-    client,
-    version,
-    typeof options.acceptKey === "string" ? options.acceptKey : undefined,
-  );
-  if (previous.trust === "trusted") {
-    context.stderr.write(`hookyard: ${name} stays trusted: ${version.version} runs in-process too\n`);
-    tx.lock.packages[name] = { ...installed.entry, trust: "trusted", grants: [] };
-    return { name, from: previous.version, to: version.version };
-  }
-  const given = checkGrantsWithin(id, (options.grant as string[] | undefined) ?? [], installed.requested);
-  const covers = (text: string, by: readonly string[]) =>
-    parseGrants([text]).every((g) => grantWithin(g, parseGrants(by)));
-  // Only what the old version did not ask for is new: the user already decided on the rest.
-  const fresh = installed.requested.filter((text) => !covers(text, previous.requested));
-  const ungranted = fresh.filter((text) => !covers(text, given));
-  if (ungranted.length > 0 && (options.yes || !context.stdin.isTTY)) {
-    await tx.discard(installed.storeDir);
-    return { name, from: previous.version, to: version.version, refused: ungranted };
-  }
-  const ceiling = parseGrants(installed.requested);
-  const kept = previous.grants.filter((text) => parseGrants([text]).every((g) => grantWithin(g, ceiling)));
-  const { granted } = await chooseGrants(
-    context,
-    id,
-    installed.requested,
-    [...new Set([...kept, ...given])],
-    {
-      yes: Boolean(options.yes),
-    },
-  );
-  tx.lock.packages[name] = { ...installed.entry, trust: "sandbox", grants: granted };
-  return { name, from: previous.version, to: version.version };
-}

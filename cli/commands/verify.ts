@@ -1,9 +1,8 @@
 import { join } from "node:path";
-import { findWorkspaceRoot } from "../../runner/load-hooks.js";
-import { type LockEntry, lockFileName, readLockfile, storePath } from "../../runner/lockfile.js";
+import type { LockEntry } from "../../runner/lockfile.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { describeStoreProblem, type StoreProblem, storeProblems } from "../store-check.js";
+import type { StoreProblem } from "../store-check.js";
 import { table } from "../table.js";
 
 interface VerifiedPackage {
@@ -24,6 +23,9 @@ export default {
     "store from the registry.",
   ].join("\n"),
   async run(context, _args, options) {
+    const { findWorkspaceRoot } = await import("../../runner/load-hooks.js");
+    const { lockFileName, readLockfile } = await import("../../runner/lockfile.js");
+    const { describeStoreProblem } = await import("../store-check.js");
     const root = await findWorkspaceRoot(context.cwd);
     const lock = await readLockfile(root);
     const entries = Object.entries(lock?.packages ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -36,7 +38,7 @@ export default {
     } else if (packages.length === 0) {
       context.stdout.write(`nothing is installed: ${join(root, lockFileName)} lists no packages\n`);
     } else {
-      context.stdout.write(table(packages.flatMap(rows)));
+      context.stdout.write(table(packages.flatMap((pkg) => rows(pkg, describeStoreProblem))));
       if (failed.length === 0) {
         context.stdout.write(`${packages.length} package${packages.length === 1 ? "" : "s"} verified\n`);
       }
@@ -52,14 +54,16 @@ export default {
   },
 } satisfies Command;
 
-function rows(pkg: VerifiedPackage): string[][] {
+function rows(pkg: VerifiedPackage, describe: (problem: StoreProblem) => string): string[][] {
   const label = `${pkg.name}@${pkg.version}`;
   if (pkg.ok) return [[label, "ok"]];
-  return pkg.problems.map((problem) => [label, describeStoreProblem(problem)]);
+  return pkg.problems.map((problem) => [label, describe(problem)]);
 }
 
 /** The package's store folder, file by file, against the lock's `files`. */
 async function verifyPackage(root: string, name: string, entry: LockEntry): Promise<VerifiedPackage> {
+  const { storePath } = await import("../../runner/lockfile.js");
+  const { storeProblems } = await import("../store-check.js");
   const store = storePath(root, entry.integrity);
   const result = (problems: StoreProblem[]) => ({
     name,

@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import { z } from "zod";
-import { configFileName } from "../../runner/config.js";
 import { packageNameSchema } from "../../runner/manifest.js";
 import { CliError } from "../errors.js";
 import { writeFileAtomic } from "./atomic-file.js";
+import { configFileName } from "./config-file-name.js";
 
 /** A registry key pinned on first use: later installs from that registry must be signed by a pinned key. */
 export const pinnedKeySchema = z.strictObject({

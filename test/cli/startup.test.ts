@@ -1,0 +1,180 @@
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { isCommandGroup } from "../../cli/command.js";
+import { commands } from "../../cli/commands/index.js";
+import { repoRoot } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+import { startRegistry } from "../registry/helpers.js";
+import { publishGuard } from "./install/fixtures.js";
+
+/**
+ * `hookyard` starts fast because each command loads its code only when it runs (issue 6 wants an
+ * install in 300 ms, node's own start included). These run the built binary (`npm test` builds it)
+ * in a real node with a preload that records every module it loads: ES modules through a resolve
+ * hook, CommonJS through require.cache.
+ */
+
+const bin = join(repoRoot, "bin", "hookyard.js");
+
+const hooks = `import { appendFileSync } from "node:fs";
+let log;
+export function initialize(file) {
+  log = file;
+}
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(log, resolved.url + "\\n");
+  return resolved;
+}
+`;
+
+const preload = `import { appendFileSync } from "node:fs";
+import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
+const log = process.env.STARTUP_TEST_MODULE_LOG;
+register(new URL("./hooks.mjs", import.meta.url), { data: log });
+process.on("exit", () => {
+  const required = Object.keys(createRequire(import.meta.url).cache).map((path) => pathToFileURL(path).href);
+  appendFileSync(log, required.join("\\n") + "\\n");
+});
+`;
+
+interface Traced {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Every npm package a module was loaded from, sorted. */
+  packages: string[];
+}
+
+/** Runs the built CLI with the module-recording preload; killed after 20 s. */
+async function traced(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Traced> {
+  const dir = await tempDir();
+  const log = join(dir, "modules.log");
+  await writeFile(join(dir, "hooks.mjs"), hooks);
+  await writeFile(join(dir, "preload.mjs"), preload);
+  await writeFile(log, "");
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (done, fail) => {
+      const child = spawn(
+        process.execPath,
+        ["--no-node-snapshot", "--import", join(dir, "preload.mjs"), bin, ...args],
+        {
+          cwd: options.cwd ?? dir,
+          env: { ...process.env, NO_COLOR: "1", ...options.env, STARTUP_TEST_MODULE_LOG: log },
+          stdio: ["ignore", "pipe", "pipe"],
+          timeout: 20_000,
+        },
+      );
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      child.on("error", fail);
+      child.on("close", (exit) => done({ code: exit, stdout: out, stderr: err }));
+    },
+  );
+  const packages = new Set<string>();
+  for (const url of (await readFile(log, "utf8")).split("\n")) {
+    if (!url.startsWith("file:")) continue;
+    const path = fileURLToPath(url);
+    const at = path.lastIndexOf("/node_modules/");
+    if (at < 0) continue;
+    const [scope = "", name = ""] = path.slice(at + "/node_modules/".length).split("/");
+    packages.add(scope.startsWith("@") ? `${scope}/${name}` : scope);
+  }
+  return { code, stdout, stderr, packages: [...packages].sort() };
+}
+
+type Entry = (typeof commands)[number];
+
+/** Every command and group with the words that run it: ["init"], …, ["registry", "token", "create"]. */
+function everyCommand(): Array<{ path: string[]; entry: Entry }> {
+  const found: Array<{ path: string[]; entry: Entry }> = [];
+  const walk = (entries: readonly Entry[], prefix: string[]) => {
+    for (const entry of entries) {
+      found.push({ path: [...prefix, entry.name], entry });
+      if (isCommandGroup(entry)) walk(entry.subcommands, [...prefix, entry.name]);
+    }
+  };
+  walk(commands, []);
+  return found;
+}
+
+describe("hookyard start-up", () => {
+  it("the recording sees what a command loads: `registry token create` loads sqlite and drizzle", async () => {
+    const { dataDir } = await startRegistry();
+    const result = await traced(["registry", "token", "create", "--owner", "alice", "--data", dataDir]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Store the token now");
+    // better-sqlite3 is CommonJS (require.cache), drizzle-orm an ES module (the resolve hook).
+    expect(result.packages).toEqual(expect.arrayContaining(["better-sqlite3", "drizzle-orm"]));
+  });
+
+  it.each([["--version"], ["--help"]])("`hookyard %s` loads no dependency but commander", async (flag) => {
+    const result = await traced([flag]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toBe("");
+    expect(result.packages).toEqual(["commander"]);
+  });
+
+  it("`hookyard --help` lists every command, and each group's help its subcommands", async () => {
+    const groups = [
+      { path: [] as string[], names: commands.map((c) => c.name) },
+      ...everyCommand().flatMap(({ path, entry }) =>
+        isCommandGroup(entry) ? [{ path, names: entry.subcommands.map((c) => c.name) }] : [],
+      ),
+    ];
+    expect(groups.length).toBeGreaterThan(1);
+    for (const { path, names } of groups) {
+      const result = await traced([...path, "--help"]);
+      expect(result.code, result.stderr).toBe(0);
+      const listed = [...result.stdout.matchAll(/^ {2}([a-z][\w-]*)\b/gm)].map((m) => m[1]);
+      expect(listed, `hookyard ${path.join(" ")} --help`).toEqual([...names, "help"]);
+    }
+  });
+
+  it("every command's help shows its arguments and options, and loads no dependency but commander", async () => {
+    const leaves = everyCommand().flatMap(({ path, entry }) =>
+      isCommandGroup(entry) ? [] : [{ path, entry }],
+    );
+    expect(leaves.length).toBeGreaterThan(10);
+    for (const { path, entry } of leaves) {
+      const result = await traced([...path, "--help"]);
+      const shown = `hookyard ${path.join(" ")} --help`;
+      expect(result.code, result.stderr).toBe(0);
+      for (const arg of entry.args ?? []) expect(result.stdout, shown).toContain(arg.name);
+      for (const option of entry.options ?? []) expect(result.stdout, shown).toContain(option.flags);
+      expect(result.packages, shown).toEqual(["commander"]);
+    }
+  }, 60_000);
+
+  it("`hookyard install` loads no registry server, database, sandbox or web code", async () => {
+    const registry = await startRegistry();
+    await publishGuard(registry, "1.0.0");
+    const dir = await tempDir();
+    const result = await traced(["install", "guard", "--registry", registry.url, "--yes"], {
+      cwd: dir,
+      env: { HOOKYARD_CONFIG: join(dir, ".user-config.json") },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`installed guard@1.0.0 (sandboxed) from ${registry.url}`);
+    // Not esbuild yet: runner/load-hooks.ts, where findWorkspaceRoot lives, imports the bundler.
+    const heavy = [
+      "fastify",
+      "better-sqlite3",
+      "drizzle-orm",
+      "isolated-vm",
+      "markdown-it",
+      "sanitize-html",
+      "undici",
+    ];
+    expect(result.packages.filter((name) => heavy.includes(name))).toEqual([]);
+  });
+});
