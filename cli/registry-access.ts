@@ -1,4 +1,4 @@
-import { findWorkspaceRoot } from "../runner/load-hooks.js";
+import { findWorkspaceRoot } from "../runner/workspace-root.js";
 import type { CliContext } from "./command.js";
 import { CliError } from "./errors.js";
 import { RegistryClient } from "./registry-client.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CliError, exitCodes } from "./errors.js";
+import { type HttpAnswer, type HttpRequestInit, request } from "./http-request.js";
 
 const versionSchema = z.looseObject({
   version: z.string(),
@@ -152,10 +153,10 @@ export class RegistryClient {
   ): Promise<Buffer> {
     const response = await this.request(url, {});
     if (!response.ok) await this.refuse(response, url);
-    const length = Number(response.headers.get("content-length") ?? Number.NaN);
+    const length = Number(response.header("content-length") ?? Number.NaN);
     const total = Number.isFinite(length) ? length : undefined;
     if (total !== undefined && total > maxBytes) {
-      await response.body?.cancel();
+      response.discard();
       throw new CliError(
         "CLI_ERR_REGISTRY_BAD_ANSWER",
         `${url} is ${total} bytes, over the ${maxBytes} a package may be`,
@@ -164,32 +165,48 @@ export class RegistryClient {
     const chunks: Buffer[] = [];
     let received = 0;
     try {
-      for await (const chunk of response.body ?? []) {
+      for await (const chunk of response.body) {
         received += chunk.length;
         if (received > maxBytes) {
+          response.discard();
           throw new CliError(
             "CLI_ERR_REGISTRY_BAD_ANSWER",
             `${url} sent more than the ${maxBytes} bytes a package may be`,
           );
         }
-        chunks.push(Buffer.from(chunk));
+        chunks.push(chunk);
         onProgress?.({ received, total });
       }
     } catch (error) {
-      throw this.failed(url, error);
+      throw error instanceof CliError ? error : this.failed(url, error);
     }
     return Buffer.concat(chunks);
   }
 
-  private async json<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+  private async json<T>(
+    path: string,
+    schema: z.ZodType<T>,
+    init: Omit<HttpRequestInit, "signal"> = {},
+  ): Promise<T> {
     const url = `${this.url}${path}`;
     const response = await this.request(url, init);
     if (!response.ok) await this.refuse(response, url);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw this.failed(url, error);
+    }
     let body: unknown;
     try {
-      body = await response.json();
+      body = JSON.parse(text);
     } catch (error) {
-      throw this.failed(url, error, "its answer is not JSON");
+      throw new CliError(
+        "CLI_ERR_REGISTRY_BAD_ANSWER",
+        `${url} answered with something that is not JSON; check --registry`,
+        exitCodes.error,
+        { cause: error },
+      );
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
@@ -201,27 +218,26 @@ export class RegistryClient {
     return parsed.data;
   }
 
-  private async request(url: string, init: RequestInit): Promise<Response> {
-    const signals = [AbortSignal.timeout(this.options.timeoutMs ?? 30_000)];
-    if (this.options.signal) signals.push(this.options.signal);
-    const headers = new Headers(init.headers);
-    if (this.options.token) headers.set("authorization", `Bearer ${this.options.token}`);
-    headers.set("accept", "application/json");
+  private async request(url: string, init: Omit<HttpRequestInit, "signal">): Promise<HttpAnswer> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
+    const signal = this.options.signal ? AbortSignal.any([timeout, this.options.signal]) : timeout;
+    const headers: Record<string, string> = { ...init.headers, accept: "application/json" };
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     try {
-      return await fetch(url, { ...init, headers, signal: AbortSignal.any(signals), redirect: "error" });
+      return await request(url, { ...init, headers, signal });
     } catch (error) {
       throw this.failed(url, error);
     }
   }
 
-  private failed(url: string, error: unknown, what?: string): CliError {
+  private failed(url: string, error: unknown): CliError {
     if (this.options.signal?.aborted) return new CliError("CLI_ERR_INTERRUPTED", "interrupted", 130);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const code = (error as NodeJS.ErrnoException).code;
+    // Not the caller's signal: the only other abort is the request's own timeout.
     const reason =
-      what ??
-      ((error as Error).name === "TimeoutError"
+      (error as Error).name === "AbortError"
         ? `no answer within ${(this.options.timeoutMs ?? 30_000) / 1000} s`
-        : (cause?.code ?? cause?.message ?? (error as Error).message));
+        : (code ?? (error as Error).message);
     return new CliError(
       "CLI_ERR_REGISTRY_UNREACHABLE",
       `could not reach the registry at ${this.url} (${url}): ${reason}; check that it is running, or pass --registry`,
@@ -231,7 +247,7 @@ export class RegistryClient {
   }
 
   /** Turns an error answer into a CliError that carries the registry's own code and message. */
-  private async refuse(response: Response, url: string): Promise<never> {
+  private async refuse(response: HttpAnswer, url: string): Promise<never> {
     const text = await response.text().catch(() => "");
     let parsed: z.infer<typeof errorBodySchema> | undefined;
     try {

@@ -5,7 +5,9 @@ import { type ConfigRule, configRuleSchema } from "./compile-rule.js";
 import { describeIssues, type LoadProblem, RunnerError } from "./errors.js";
 import { hookSettingsSchema } from "./hook.js";
 
-export const configFileName = "hookyard.json";
+import { configFileName } from "./workspace-root.js";
+
+export { configFileName };
 
 /** Per-hook overrides, by hook name: applied to builtin, workspace and configured hooks alike. */
 export const hookOverrideSchema = hookSettingsSchema

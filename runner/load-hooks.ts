@@ -1,5 +1,4 @@
-import { stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { formatGrant } from "../sandbox/capabilities.js";
 import { builtinHooks } from "./builtin/index.js";
 import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sandbox.js";
@@ -18,8 +17,10 @@ import type { Origin, Rule, Trust } from "./rule.js";
 import { findWorkspaceRules } from "./rules/workspace-rules.js";
 import { StateStore } from "./state.js";
 import { trustedApi } from "./trusted-api.js";
+import { findWorkspaceRoot } from "./workspace-root.js";
 
 export type { CommunityHookConfig } from "./loaders/community.js";
+export { findWorkspaceRoot } from "./workspace-root.js";
 
 export interface LoadHooksOptions {
   /** Any directory inside the workspace; the root is the nearest one holding hookyard.json or .hookyard/. */
@@ -72,14 +73,6 @@ export interface Hooks {
   /** Waits for background hooks and pending state writes. */
   drain(): Promise<void>;
   close(): Promise<void>;
-}
-
-export async function findWorkspaceRoot(cwd: string): Promise<string> {
-  const start = resolve(cwd);
-  for (let dir = start; ; dir = dirname(dir)) {
-    if ((await exists(join(dir, configFileName))) || (await exists(join(dir, ".hookyard")))) return dir;
-    if (dirname(dir) === dir) return start;
-  }
 }
 
 /**
@@ -324,15 +317,6 @@ function listed(rule: Rule, listing: Listing = {}): ListedHook {
     source: rule.source,
     ...listing,
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** How a skipped hook is reported, the same in every command: code, name, file, what is wrong. */

@@ -23,7 +23,7 @@ export default {
     "A yanked installed version counts as a moderate finding; a deprecated one is shown but is not a finding.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { findWorkspaceRoot } = await import("../../runner/load-hooks.js");
+    const { findWorkspaceRoot } = await import("../../runner/workspace-root.js");
     const { lockFileName, readLockfile } = await import("../../runner/lockfile.js");
     const level = options.level as Severity;
     const root = await findWorkspaceRoot(context.cwd);

@@ -23,7 +23,7 @@ export default {
     "store from the registry.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { findWorkspaceRoot } = await import("../../runner/load-hooks.js");
+    const { findWorkspaceRoot } = await import("../../runner/workspace-root.js");
     const { lockFileName, readLockfile } = await import("../../runner/lockfile.js");
     const { describeStoreProblem } = await import("../store-check.js");
     const root = await findWorkspaceRoot(context.cwd);

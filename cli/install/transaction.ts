@@ -3,7 +3,6 @@ import { rm, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RunnerError } from "../../runner/errors.js";
-import { findWorkspaceRoot } from "../../runner/load-hooks.js";
 import {
   emptyLockfile,
   formatLockfile,
@@ -12,6 +11,7 @@ import {
   readLockfile,
   storeRoot,
 } from "../../runner/lockfile.js";
+import { findWorkspaceRoot } from "../../runner/workspace-root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { writeFileAtomic } from "../workspace/atomic-file.js";

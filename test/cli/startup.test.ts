@@ -165,8 +165,9 @@ describe("hookyard start-up", () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`installed guard@1.0.0 (sandboxed) from ${registry.url}`);
-    // Not esbuild yet: runner/load-hooks.ts, where findWorkspaceRoot lives, imports the bundler.
     const heavy = [
+      "esbuild",
+      "yaml",
       "fastify",
       "better-sqlite3",
       "drizzle-orm",
