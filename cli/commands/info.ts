@@ -22,13 +22,6 @@ export default {
     const { defaultVersion, packageInfo } = await import("../package-info.js");
     const { registryAccess } = await import("../registry-access.js");
     const spec = parsePackageSpec(text);
-    if (spec.range?.trim() === "") {
-      throw new CliError(
-        "CLI_ERR_USAGE",
-        `${text} names no version after the @: write ${spec.name} or ${spec.name}@<version or range>`,
-        exitCodes.usage,
-      );
-    }
     const client = await registryAccess(context, options);
     const [document, advisories] = await Promise.all([
       client.packageDocument(spec.name),

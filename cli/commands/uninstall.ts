@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import type { Command } from "../command.js";
 import { exitCodes } from "../errors.js";
 
@@ -8,7 +7,6 @@ export default {
   args: [{ name: "<names...>", description: "installed package names" }],
   options: [{ flags: "--json", description: "print what was removed as JSON" }],
   async run(context, args, options) {
-    const { storePath } = await import("../../runner/lockfile.js");
     const { installedEntry } = await import("../install/installed.js");
     const { InstallTransaction } = await import("../install/transaction.js");
     const tx = await InstallTransaction.open(context);
@@ -19,12 +17,7 @@ export default {
         if (tx.config.data.community) delete tx.config.data.community[name];
       }
     });
-    // After the lock no longer names them: a crash here leaves unused store folders, never a lock without its bytes.
-    const stillUsed = new Set(Object.values(tx.lock.packages).map((entry) => entry.integrity));
-    for (const entry of removed) {
-      if (!stillUsed.has(entry.integrity))
-        await rm(storePath(tx.root, entry.integrity), { recursive: true, force: true });
-    }
+    await tx.removeUnusedStore(removed.map((entry) => entry.integrity));
     if (options.json) {
       context.stdout.write(
         `${JSON.stringify(

@@ -8,6 +8,7 @@ import {
 } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
+import { terminalLine } from "../terminal-text.js";
 
 export interface GrantChoice {
   /** Canonical grant strings, in the order of the request. */
@@ -50,7 +51,8 @@ export function checkGrantsWithin(
 /** A requested capability in plain words with its risk, as install prompts and `info` show it. */
 export function grantLine(text: string): string {
   const { text: words, risk } = describeGrant(parse(text));
-  return `${words} (${risk} risk) [${text}]`;
+  // A requested path may hold terminal escapes: what a package asks for is shown, never obeyed.
+  return terminalLine(`${words} (${risk} risk) [${text}]`);
 }
 
 /**

@@ -22,6 +22,14 @@ export function parsePackageSpec(text: string): PackageSpec {
       exitCodes.usage,
     );
   }
+  // semver reads "" as any version: `guard@` is a slip, not a request for anything.
+  if (range?.trim() === "") {
+    throw new CliError(
+      "CLI_ERR_USAGE",
+      `${text} names no version after the @: write ${name} or ${name}@<version or range>`,
+      exitCodes.usage,
+    );
+  }
   if (range !== undefined && semver.validRange(range) === null) {
     throw new CliError(
       "CLI_ERR_USAGE",

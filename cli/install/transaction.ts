@@ -9,6 +9,7 @@ import {
   type Lockfile,
   lockFileName,
   readLockfile,
+  storePath,
   storeRoot,
 } from "../../runner/lockfile.js";
 import { findWorkspaceRoot } from "../../runner/workspace-root.js";
@@ -83,6 +84,18 @@ export class InstallTransaction {
 
   get lockFile(): string {
     return join(this.root, lockFileName);
+  }
+
+  /**
+   * Removes the store folders of these integrities that the lock no longer names. Call it after
+   * `run` wrote the lock: a crash then leaves unused folders, never a lock without its bytes.
+   */
+  async removeUnusedStore(integrities: Iterable<string>): Promise<void> {
+    const stillUsed = new Set(Object.values(this.lock.packages).map((entry) => entry.integrity));
+    for (const integrity of new Set(integrities)) {
+      if (!stillUsed.has(integrity))
+        await rm(storePath(this.root, integrity), { recursive: true, force: true });
+    }
   }
 
   /** Runs `say` once the change is written: what a change did is told only when it was done. */

@@ -95,6 +95,24 @@ describe("hookyard install <name>", () => {
     expect(none.stderr).toContain("1.3.0 (yanked)");
   });
 
+  it("refuses `name@` (an empty range semver would read as any version), and writes nothing", async () => {
+    const ws = await emptyWorkspace();
+    const result = await cli(ws, "install", "guard@", "--registry", "http://127.0.0.1:9", "--yes");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("names no version after the @");
+    expect(await readdir(ws)).toEqual([]);
+  });
+
+  it("shows a requested capability's escape sequences as text, never to the terminal", async () => {
+    const registry = await startRegistry();
+    await publishGuard(registry, "1.0.0", { fs: { read: ["docs/\u001b[2Jx"] } });
+    const ws = await emptyWorkspace();
+    const result = await cli(ws, "install", "guard", "--registry", registry.url, "--yes");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("not granted: reads files under docs/");
+    expect(result.stdout).not.toContain("\u001b");
+  });
+
   it("installs --trust as trusted, with no grants", async () => {
     const registry = await startRegistry();
     await publishGuard(registry, "1.0.0");

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { integrityHex } from "../../../runner/integrity.js";
@@ -54,6 +54,8 @@ describe("hookyard update", () => {
     expect(result.stdout).toContain("updated guard 1.0.0 → 1.1.0");
     const entry = (await lockOf(ws)).packages.guard;
     expect(entry).toMatchObject({ version: "1.1.0", grants: ["fs.read:docs", "process:git"] });
+    // The old version's bytes left the store with it; the new one's are there.
+    expect(await readdir(join(ws, ".hookyard", "store"))).toEqual([integrityHex(entry.integrity)]);
   });
 
   it("does not carry over a grant the new version no longer requests, and reports up to date", async () => {
