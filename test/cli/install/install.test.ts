@@ -87,8 +87,15 @@ describe("hookyard install <name>", () => {
       json: { reason: "broken" },
     });
     const ws = await emptyWorkspace();
+    const first = await cli(ws, "install", "guard@1.0.0", "--registry", registry.url, "--yes");
+    expect(first.stdout).toContain("installed guard@1.0.0");
     const result = await cli(ws, "install", "guard@^1.0.0", "--registry", registry.url, "--yes");
     expect(result.stdout).toContain("installed guard@1.2.0");
+    // 1.0.0's folder went with it: the store holds what the lock names, and nothing else.
+    const lock = await readJson(join(ws, "hookyard.lock"));
+    expect(await readdir(join(ws, ".hookyard", "store"))).toEqual([
+      integrityHex(lock.packages.guard.integrity),
+    ]);
     const none = await cli(ws, "install", "guard@^3", "--registry", registry.url, "--yes");
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("CLI_ERR_NO_MATCHING_VERSION");
