@@ -46,7 +46,8 @@ export interface HookApi {
   net: {
     fetch(
       url: string,
-      init?: { method?: string; headers?: Record<string, string>; body?: string },
+      /** `timeoutMs` may shorten the limit (30 s trusted; in the sandbox the broker's cap, 5 s by default). */
+      init?: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number },
     ): Promise<FetchResult>;
   };
   process: {

@@ -37,7 +37,9 @@ export function trustedApi(options: TrustedApiOptions): HookApi {
     },
     net: {
       fetch: async (url, init) => {
-        const response = await fetch(url, { ...init, signal: AbortSignal.timeout(execTimeoutMs) });
+        const { timeoutMs, ...request } = init ?? {};
+        const limit = Math.min(timeoutMs ?? execTimeoutMs, execTimeoutMs);
+        const response = await fetch(url, { ...request, signal: AbortSignal.timeout(limit) });
         return {
           status: response.status,
           headers: Object.fromEntries(response.headers),

@@ -60,6 +60,8 @@ const fetchInit = z.strictObject({
     .refine((headers) => Object.keys(headers).length <= 100, "at most 100 headers")
     .nullish(),
   body: z.string().nullish(),
+  /** Less than the broker's own cap (fetchTimeoutMs) if the hook wants to give up sooner. */
+  timeoutMs: z.number().int().positive().nullish(),
 });
 
 const execOptions = z.strictObject({

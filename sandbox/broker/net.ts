@@ -49,8 +49,9 @@ export async function fetchUrl(
     );
   }
 
+  const timeoutMs = Math.min(init?.timeoutMs ?? Number.POSITIVE_INFINITY, limits.fetchTimeoutMs);
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), limits.fetchTimeoutMs);
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {
       const destination = await beforeDeadline(authoriseUrl(scope, url, method, check), deadline.signal);
@@ -83,10 +84,7 @@ export async function fetchUrl(
     }
   } catch (error) {
     if (deadline.signal.aborted) {
-      throw new BrokerError(
-        "BROKER_ERR_TIMEOUT",
-        `fetch of ${url.origin} took longer than ${limits.fetchTimeoutMs} ms`,
-      );
+      throw new BrokerError("BROKER_ERR_TIMEOUT", `fetch of ${url.origin} took longer than ${timeoutMs} ms`);
     }
     throw error;
   } finally {

@@ -1,6 +1,8 @@
 import { defineHook } from "hookyard";
 
 const defaultMaxResultChars = 2000;
+/** How long one post may take; the sandbox caps a fetch at 5 s whatever is asked. */
+const defaultTimeoutMs = 2000;
 
 /** Set once a call found no url, so an unconfigured hook says so once per sandbox, not per tool call. */
 let toldNoUrl = false;
@@ -24,7 +26,8 @@ export default defineHook({
   name: "audit-webhook",
   // As in package.json (which an installed package runs by; these serve the file as a workspace hook).
   // 6 s is past the sandbox's 5 s cap on one fetch: a collector that never answers ends as a logged
-  // BROKER_ERR_TIMEOUT here, not as a call stopped by its timeout, which would cost the isolate.
+  // BROKER_ERR_TIMEOUT here (after config.timeoutMs), not as a call stopped by the hook's own
+  // timeout, which would cost the isolate.
   mode: "background",
   timeoutMs: 6000,
   on: {
@@ -37,6 +40,7 @@ export default defineHook({
         return;
       }
       const maxResultChars = positiveInt(api.config.maxResultChars, defaultMaxResultChars);
+      const timeoutMs = positiveInt(api.config.timeoutMs, defaultTimeoutMs);
       const record = {
         time: new Date().toISOString(),
         sessionId: ctx.sessionId,
@@ -51,6 +55,7 @@ export default defineHook({
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(record),
+          timeoutMs,
         });
         if (response.status < 200 || response.status > 299) {
           api.log(`${shown(url)} answered ${response.status} to the record of call ${ctx.callId}`);

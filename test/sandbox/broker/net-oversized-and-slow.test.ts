@@ -74,6 +74,28 @@ describe("a response too large or too slow", () => {
     }
     expect(await agentFetches(root, `${server.origin}/small`)).toBe("small");
   });
+
+  it("a hook may give up sooner with timeoutMs, never later than the cap", async () => {
+    const server = await recordingServer((request, response) => {
+      if (request.url === "/small") response.end("small");
+    });
+    const root = await tempDir();
+    const { call } = brokerFor(root, [`net:127.0.0.1:${server.port}`], { limits: { fetchTimeoutMs: 3_000 } });
+    let started = Date.now();
+    await expectBrokerError(
+      call("net.fetch", `${server.origin}/silent`, { timeoutMs: 150 }),
+      "BROKER_ERR_TIMEOUT",
+    );
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const capped = brokerFor(root, [`net:127.0.0.1:${server.port}`], { limits: { fetchTimeoutMs: 200 } });
+    started = Date.now();
+    await expectBrokerError(
+      capped.call("net.fetch", `${server.origin}/silent`, { timeoutMs: 60_000 }),
+      "BROKER_ERR_TIMEOUT",
+    );
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await agentFetches(root, `${server.origin}/small`)).toBe("small");
+  });
 });
 
 /** The agent check: a hook holding the attack's grant fetches a small, quick answer from the same server. */
