@@ -1,3 +1,4 @@
+import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { canonicalGrants, checkGrantsWithin, grantLine } from "./choose-grants.js";
@@ -37,19 +38,16 @@ export async function changeGrants(
   const before = new Set(entry.grants);
   const after = new Set(before);
   for (const grant of wanted) {
-    if (change === "grant") after.add(grant);
-    else after.delete(grant);
+    // A grant inside one already given adds nothing (fs.read:docs/api under fs.read:docs).
+    const cover = change === "grant" ? [...before].find((given) => covers(given, grant)) : undefined;
+    if (cover !== undefined) {
+      context.stderr.write(
+        `hookyard: ${id} already has ${cover === grant ? grant : `${cover}, which covers ${grant}`}\n`,
+      );
+    } else if (change === "grant") after.add(grant);
+    else if (!after.delete(grant)) context.stderr.write(`hookyard: ${id} was not granted ${grant}\n`);
   }
-  const unchanged = wanted.filter((grant) => before.has(grant) === (change === "grant"));
-  for (const grant of unchanged) {
-    context.stderr.write(
-      `hookyard: ${id} ${change === "grant" ? "already has" : "was not granted"} ${grant}\n`,
-    );
-  }
-  tx.lock.packages[name] = {
-    ...entry,
-    grants: entry.requested.length ? order([...after], entry.requested) : [...after],
-  };
+  tx.lock.packages[name] = { ...entry, grants: order([...after], entry.requested) };
   await tx.run(async () => {}, { write: after.size !== before.size });
   const grants = tx.lock.packages[name]?.grants ?? [];
   if (options.json) {
@@ -59,6 +57,10 @@ export async function changeGrants(
   context.stdout.write(`${id} is granted:${grants.length === 0 ? " nothing" : ""}\n`);
   for (const grant of grants) context.stdout.write(`  ${grantLine(grant)}\n`);
   return exitCodes.ok;
+}
+
+function covers(given: string, grant: string): boolean {
+  return parseGrants([grant]).every((wanted) => grantWithin(wanted, parseGrants([given])));
 }
 
 /** Grants in the order the package requests them, so the lock does not churn. */

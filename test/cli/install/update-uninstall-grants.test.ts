@@ -89,6 +89,10 @@ describe("hookyard grant, revoke, uninstall", () => {
     expect(beyond.code).toBe(2);
     expect(beyond.stderr).toContain("does not request net:evil.example.com:443");
     expect(await snapshot(ws)).toEqual(before);
+    const narrower = await cli(ws, "grant", "guard", "fs.read:docs/api");
+    expect(narrower.code).toBe(0);
+    expect(narrower.stderr).toContain("already has fs.read:docs, which covers fs.read:docs/api");
+    expect((await lockOf(ws)).packages.guard.grants).toEqual(["fs.read:docs", "net:api.example.com:443"]);
     const revoked = await cli(ws, "revoke", "guard", "fs.read:docs");
     expect(revoked.code).toBe(0);
     expect((await lockOf(ws)).packages.guard.grants).toEqual(["net:api.example.com:443"]);
