@@ -25,6 +25,7 @@ const messages = {
   CLI_ERR_TOKEN_FILE: "The token file is unsafe or unreadable",
   CLI_ERR_INTERRUPTED: "Interrupted",
   CLI_ERR_DEMO: "The demo could not run",
+  CLI_ERR_WORKSPACE_BUSY: "Another hookyard is changing this workspace's community hooks",
   CLI_ERR_MANIFEST_INVALID: "package.json is missing or is not a valid hook package manifest",
   CLI_ERR_BUNDLE: "The hook cannot be packed as one module with no imports",
   CLI_ERR_TARBALL_INVALID: "The tarball is not a package the registry would accept",

@@ -69,6 +69,7 @@ export default {
     const { grantLine } = await import("../install/choose-grants.js");
     const tx = await InstallTransaction.open(context);
     const replaced = tx.lock.packages[spec.name]?.integrity;
+    if (replaced) tx.dropUnusedAfterCommit([replaced]);
     const result = await tx.run(() =>
       installPackage(context, tx, options, spec, {
         trust: Boolean(options.trust),
@@ -77,7 +78,6 @@ export default {
         acceptKey: typeof options.acceptKey === "string" ? options.acceptKey : undefined,
       }),
     );
-    if (replaced) await tx.removeUnusedStore([replaced]);
     if (options.json) {
       context.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return exitCodes.ok;

@@ -11,13 +11,13 @@ export default {
     const { InstallTransaction } = await import("../install/transaction.js");
     const tx = await InstallTransaction.open(context);
     const removed = args.map((name) => ({ name, ...installedEntry(tx, name) }));
+    tx.dropUnusedAfterCommit(removed.map((entry) => entry.integrity));
     await tx.run(async () => {
       for (const { name } of removed) {
         delete tx.lock.packages[name];
         if (tx.config.data.community) delete tx.config.data.community[name];
       }
     });
-    await tx.removeUnusedStore(removed.map((entry) => entry.integrity));
     if (options.json) {
       context.stdout.write(
         `${JSON.stringify(

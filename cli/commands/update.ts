@@ -37,14 +37,13 @@ export default {
     const { updatePackage } = await import("../install/update-package.js");
     const tx = await InstallTransaction.open(context);
     const names = args[0] === undefined ? Object.keys(tx.lock.packages).sort() : [args[0]];
-    const before = names.map((name) => installedEntry(tx, name).integrity);
+    // The versions updated away from: their bytes are no longer what anything runs.
+    tx.dropUnusedAfterCommit(names.map((name) => installedEntry(tx, name).integrity));
     const outcomes = await tx.run(async () => {
       const done: UpdateOutcome[] = [];
       for (const name of names) done.push(await updatePackage(context, tx, options, name));
       return done;
     });
-    // The versions updated away from: their bytes are no longer what anything runs.
-    await tx.removeUnusedStore(before);
     const refused = outcomes.filter((o) => o.refused);
     if (options.json) context.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
     else {

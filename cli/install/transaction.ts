@@ -21,6 +21,7 @@ import {
   type WorkspaceConfigFile,
   writeWorkspaceConfigFile,
 } from "../workspace/workspace-config.js";
+import { holdWorkspace } from "./workspace-mutex.js";
 
 /**
  * TEST ONLY. With HOOKYARD_TEST_PAUSE_BEFORE_LOCK=<dir> set, an install stops after its store
@@ -40,6 +41,7 @@ export class InstallTransaction {
   private readonly controller = new AbortController();
   private readonly created: string[] = [];
   private readonly onCommit: Array<() => void> = [];
+  private readonly maybeUnused: string[] = [];
   /** Once the lock names the new store folders, they stay, whatever fails after. */
   private lockWritten = false;
   /** The lock as read, so an unchanged lock is not rewritten. */
@@ -52,6 +54,7 @@ export class InstallTransaction {
     readonly config: WorkspaceConfigFile,
     readonly lock: Lockfile,
     private readonly context: CliContext,
+    private readonly release: () => Promise<void>,
   ) {
     this.signal = this.controller.signal;
     this.lockText = formatLockfile(lock);
@@ -61,6 +64,20 @@ export class InstallTransaction {
 
   static async open(context: CliContext): Promise<InstallTransaction> {
     const root = await findWorkspaceRoot(context.cwd);
+    const release = await holdWorkspace(root);
+    try {
+      return await InstallTransaction.read(context, root, release);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  private static async read(
+    context: CliContext,
+    root: string,
+    release: () => Promise<void>,
+  ): Promise<InstallTransaction> {
     const config = await readWorkspaceConfigFile(root);
     let lock: Lockfile | undefined;
     try {
@@ -79,7 +96,7 @@ export class InstallTransaction {
       throw error;
     }
     const storeExisted = existsSync(storeRoot(root));
-    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), context);
+    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), context, release);
   }
 
   get lockFile(): string {
@@ -87,15 +104,11 @@ export class InstallTransaction {
   }
 
   /**
-   * Removes the store folders of these integrities that the lock no longer names. Call it after
-   * `run` wrote the lock: a crash then leaves unused folders, never a lock without its bytes.
+   * Store folders of these integrities go once the change is written, if the lock no longer
+   * names them: a crash in between leaves unused folders, never a lock without its bytes.
    */
-  async removeUnusedStore(integrities: Iterable<string>): Promise<void> {
-    const stillUsed = new Set(Object.values(this.lock.packages).map((entry) => entry.integrity));
-    for (const integrity of new Set(integrities)) {
-      if (!stillUsed.has(integrity))
-        await rm(storePath(this.root, integrity), { recursive: true, force: true });
-    }
+  dropUnusedAfterCommit(integrities: Iterable<string>): void {
+    this.maybeUnused.push(...integrities);
   }
 
   /** Runs `say` once the change is written: what a change did is told only when it was done. */
@@ -122,6 +135,7 @@ export class InstallTransaction {
       const result = await work();
       this.signal.throwIfAborted();
       if (options.write) await this.commit();
+      await this.removeUnused();
       for (const say of this.onCommit) say();
       return result;
     } catch (error) {
@@ -137,6 +151,15 @@ export class InstallTransaction {
     } finally {
       process.off("SIGINT", this.onSignal);
       process.off("SIGTERM", this.onSignal);
+      await this.release();
+    }
+  }
+
+  private async removeUnused(): Promise<void> {
+    const stillUsed = new Set(Object.values(this.lock.packages).map((entry) => entry.integrity));
+    for (const integrity of new Set(this.maybeUnused)) {
+      if (!stillUsed.has(integrity))
+        await rm(storePath(this.root, integrity), { recursive: true, force: true });
     }
   }
 
