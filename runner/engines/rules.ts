@@ -1,7 +1,6 @@
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import type { Rule } from "../rule.js";
-import type { CompiledRule } from "../rules/compile.js";
 import { rulesDecision } from "../rules/decision.js";
 import { matchingRules } from "../rules/evaluate.js";
 import { formats, ruleFormats } from "../rules/formats.js";
@@ -34,7 +33,6 @@ export function rulesRule(config: RulesRuleConfig, context: CompileContext): Rul
   const formatName = config.format ?? "hookyard";
   const format = formats[formatName];
   const files = config.files ?? new RuleFiles(resolve(context.root, config.dir), formatName);
-  const slow = new WeakSet<CompiledRule>();
   return {
     ...ruleSettings({ ...config, events: config.events ?? [...format.points] }, context, 1_000),
     engine: "rules",
@@ -50,7 +48,7 @@ export function rulesRule(config: RulesRuleConfig, context: CompileContext): Rul
       }
       return rulesDecision(
         point,
-        matchingRules(rules, point, ctx, slow, (message) => api.log(message)),
+        matchingRules(rules, point, ctx, (message) => api.log(message)),
       );
     },
   };

@@ -13,20 +13,20 @@ interface Candidate {
 /**
  * The rules that hold at `point` for `ctx`: the event and tools fit, and every condition holds. String
  * operators are tested first; the regexes of all the rules left run together within a time budget. A
- * rule whose regex runs out of time does not match, is reported, and is added to `slow`, which leaves
- * it out until its file changes (a changed file is a new rule).
+ * rule whose regex runs out of time on this input is reported; a block rule then applies (fails
+ * closed: an input crafted to be slow must not get past it), a warning does not. Either way it is
+ * tested again on the next event: a slow input never switches a rule off.
  */
 export function matchingRules(
   rules: readonly CompiledRule[],
   point: Point,
   ctx: AnyCtx,
-  slow: WeakSet<CompiledRule>,
   report: (message: string) => void,
 ): CompiledRule[] {
   const candidates: Candidate[] = [];
   const tools = isToolPoint(point) ? toolNames(ctx) : undefined;
   for (const rule of rules) {
-    if (!rule.points.has(point) || slow.has(rule)) continue;
+    if (!rule.points.has(point)) continue;
     const candidate: Candidate = { rule, tests: [], labels: [] };
     if (tools) {
       if (!rule.toolSets.every((set) => tools.some((name) => set.has(name)))) continue;
@@ -48,11 +48,17 @@ export function matchingRules(
     at += tests.length;
     const late = answers.indexOf("timeout");
     if (late !== -1) {
-      slow.add(rule);
+      const applies = rule.action === "block";
       report(
         `rule "${rule.name}" (${rule.file}): ${labels[late]} took more than ${matchBudgetMs} ms on this input ` +
-          "and was stopped; the rule is off until its file changes (simplify the pattern)",
+          `and was stopped; ${applies ? "it blocks, to be safe" : "its warning is skipped"} (simplify the pattern)`,
       );
+      if (applies) {
+        matched.push({
+          ...rule,
+          message: `${rule.message}\n(hookyard could not check this rule within ${matchBudgetMs} ms on this input, so it applies.)`,
+        });
+      }
       continue;
     }
     if (answers.every((answer) => answer === true)) matched.push(rule);

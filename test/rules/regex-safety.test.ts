@@ -19,7 +19,7 @@ describe("rules: regexes cannot hang the agent", () => {
     ]);
   });
 
-  it("a catastrophic pattern that passes the load check is stopped within its budget and turned off; the others still decide", async () => {
+  it("a catastrophic pattern that passes the load check is stopped within its budget; its block applies (fails closed), every time", async () => {
     const { hooks, logger } = await rulesWorkspace({
       ".hookyard/rules/a-slow.md": ruleFile("event: bash\naction: block\npattern: ^(a|a)*$", "slow"),
       ".hookyard/rules/b-fast.md": ruleFile("event: bash\naction: block\npattern: ^aaa", "fast"),
@@ -28,17 +28,22 @@ describe("rules: regexes cannot hang the agent", () => {
     const started = performance.now();
     const outcome = await hooks.dispatch("tool_before", bash(evil));
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(outcome.blockedBy?.reason).toBe("[b-fast] fast");
+    expect(outcome.blockedBy?.reason).toBe(
+      "[a-slow] slow\n(hookyard could not check this rule within 50 ms on this input, so it applies.)\n\n[b-fast] fast",
+    );
     expect(logger.infos.filter((line) => line.includes("a-slow.md"))).toEqual([
       expect.stringMatching(
-        /rule "a-slow" .*: pattern took more than 50 ms on this input and was stopped; the rule is off/,
+        /rule "a-slow" .*: pattern took more than 50 ms on this input and was stopped; it blocks, to be safe/,
       ),
     ]);
 
+    // A slow input never switches the rule off: the next event is checked (and blocked) again.
     const again = performance.now();
-    await hooks.dispatch("tool_before", bash(evil));
-    expect(performance.now() - again).toBeLessThan(40);
-    expect(logger.infos.filter((line) => line.includes("a-slow.md"))).toHaveLength(1);
+    const second = await hooks.dispatch("tool_before", bash(evil));
+    expect(performance.now() - again).toBeLessThan(2_000);
+    expect(second.blockedBy?.reason).toContain("[a-slow] slow");
+    const plain = await hooks.dispatch("tool_before", bash("ls"));
+    expect(plain.verdict).toBe("allow");
   });
 
   it("a pattern longer than the cap is refused; a regex sees only the start of a huge field, string operators all of it", async () => {
