@@ -1,6 +1,6 @@
+import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import { format } from "node:util";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext, Command } from "../command.js";
 
@@ -31,28 +31,47 @@ export default {
   async run(context, args) {
     const profile = await import("../../runner/profiles/claude/index.js");
     const event = args[0] as string;
-    const text = await readInput(context.stdin, profile.maxInputBytes);
-    if (profile.claudeEventPoint(event) === undefined) return 0;
+    if (profile.claudeEventPoint(event) === undefined) {
+      // Passed through unread; a near miss of a mapped event is a typo in the settings, and says so.
+      const meant = profile.claudeEvents.find((name) => name.toLowerCase() === event.toLowerCase());
+      if (meant)
+        context.stderr.write(
+          `hookyard: warning: unknown event "${event}" passed through: did you mean ${meant}?\n`,
+        );
+      return 0;
+    }
     let input: unknown;
     try {
-      input = JSON.parse(text);
+      const text = await readInput(context.stdin, profile.maxInputBytes);
+      try {
+        input = JSON.parse(text);
+      } catch (error) {
+        const why = (error as Error).message.replace(/\s+/g, " ");
+        throw new profile.ClaudeInputError(`stdin is not valid JSON: ${why}`);
+      }
+      // Refused before any hook loads or runs.
+      profile.claudeInputToCtx(input, event);
     } catch (error) {
-      const why = (error as Error).message.replace(/\s+/g, " ");
-      throw new profile.ClaudeInputError(`stdin is not valid JSON: ${why}`);
+      // Where the agent is about to act, input no hook can check is refused: a model must not get a
+      // tool call or a prompt past the guards by making it too large or too deep to read.
+      if (error instanceof profile.ClaudeInputError && blockable.has(event)) {
+        return refuseUnchecked(context, event, error.message, profile.capText);
+      }
+      throw error;
     }
-    // Refused before any hook loads or runs.
-    profile.claudeInputToCtx(input, event);
     const { loadHooks } = await import("../../runner/load-hooks.js");
     const logger = stderrLogger(context);
+    // From here on hook code runs (a hook file's top level, at load): its console output is not the answer.
+    const restoreConsole = consoleTo(context.stderr);
     let hooks: Awaited<ReturnType<typeof loadHooks>>;
     try {
       // No sandbox process unless a sandboxed hook runs at this event: one event per process.
       hooks = await loadHooks({ cwd: await workspaceDir(input, context.cwd), logger, prestart: false });
     } catch (error) {
+      restoreConsole();
       return noHookRan(context, error, profile.capText);
     }
     const { errorText } = await import("../../runner/errors.js");
-    const restoreConsole = consoleTo(context.stderr);
     const unhandled = (reason: unknown) =>
       logger.error(`a promise nobody awaited was rejected (a hook missing an await?): ${errorText(reason)}`);
     process.on("unhandledRejection", unhandled);
@@ -122,10 +141,38 @@ function stderrLogger(context: CliContext): Logger {
   };
 }
 
-/** stdout is the agent's: a hook's console.log must not land in the answer. */
+/** stdout is the agent's: nothing a hook prints through console (log, dir, table, trace…) may land in the answer. */
 function consoleTo(stream: CliContext["stderr"]): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  const write = (...parts: unknown[]) => void stream.write(`${format(...parts)}\n`);
-  Object.assign(console, { log: write, info: write, debug: write });
-  return () => Object.assign(console, saved);
+  const saved = globalThis.console;
+  const sink = stream as unknown as NodeJS.WritableStream;
+  globalThis.console = new Console({ stdout: sink, stderr: sink });
+  return () => {
+    globalThis.console = saved;
+  };
+}
+
+/** The events at which the agent acts on our answer before anything happens. */
+const blockable = new Set(["PreToolUse", "UserPromptSubmit"]);
+
+/** A refusal of input hookyard could not check, in the form that event's protocol blocks with. */
+function refuseUnchecked(
+  context: CliContext,
+  event: string,
+  why: string,
+  cap: (text: string) => string,
+): number {
+  const reason = cap(
+    `hookyard could not check this ${event === "PreToolUse" ? "tool call" : "prompt"}, so it is refused: ${why}`,
+  );
+  context.stderr.write(`hookyard: ${reason}\n`);
+  if (event === "UserPromptSubmit") return 2;
+  const answer = {
+    hookSpecificOutput: {
+      hookEventName: event,
+      permissionDecision: "deny",
+      permissionDecisionReason: reason,
+    },
+  };
+  context.stdout.write(`${JSON.stringify(answer)}\n`);
+  return 0;
 }

@@ -149,15 +149,15 @@ describe("hookyard exec --profile claude", () => {
     });
   });
 
-  it("refuses stdin that is not JSON, or not that agent's input, with exit 1 and one line", async () => {
+  it("refuses stdin that is not JSON, or not that agent's input, with exit 1 and one line (where nothing waits on the answer)", async () => {
     const root = await fullWorkspace();
-    const garbage = await exec(root, "PreToolUse", "{ not json");
+    const garbage = await exec(root, "PostToolUse", "{ not json");
     expect(garbage).toMatchObject({ code: 1, stdout: "" });
     expect(garbage.stderr).toMatch(/^hookyard: RUN_ERR_AGENT_INPUT: stdin is not valid JSON: .*\n$/);
-    const shape = await exec(root, "PreToolUse", { session_id: "s", tool_name: "Bash", tool_input: "rm" });
+    const shape = await exec(root, "PostToolUse", { session_id: "s", tool_name: "Bash", tool_input: "rm" });
     expect(shape).toMatchObject({ code: 1, stdout: "" });
     expect(shape.stderr).toMatch(
-      /^hookyard: RUN_ERR_AGENT_INPUT: the PreToolUse input is invalid: tool_input: .*\n$/,
+      /^hookyard: RUN_ERR_AGENT_INPUT: the PostToolUse input is invalid: tool_input: .*\n$/,
     );
     expect(garbage.stderr + shape.stderr).not.toMatch(noStack);
   });

@@ -28,6 +28,8 @@ export function hookyard(
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    // A command that exits without reading all its stdin (an event passed through) is not an error here.
+    child.stdin.on("error", () => {});
     child.stdin.end(options.input ?? "");
   });
 }
