@@ -54,8 +54,14 @@ export default {
     } catch (error) {
       // Where the agent is about to act, input no hook can check is refused: a model must not get a
       // tool call or a prompt past the guards by making it too large or too deep to read.
-      if (error instanceof profile.ClaudeInputError && blockable.has(event)) {
-        return refuseUnchecked(context, event, error.message, profile.capText);
+      const refusal =
+        error instanceof profile.ClaudeInputError
+          ? profile.uncheckedRefusal(event, error.message)
+          : undefined;
+      if (refusal) {
+        context.stdout.write(refusal.stdout);
+        context.stderr.write(refusal.stderr);
+        return refusal.exitCode;
       }
       throw error;
     }
@@ -149,30 +155,4 @@ function consoleTo(stream: CliContext["stderr"]): () => void {
   return () => {
     globalThis.console = saved;
   };
-}
-
-/** The events at which the agent acts on our answer before anything happens. */
-const blockable = new Set(["PreToolUse", "UserPromptSubmit"]);
-
-/** A refusal of input hookyard could not check, in the form that event's protocol blocks with. */
-function refuseUnchecked(
-  context: CliContext,
-  event: string,
-  why: string,
-  cap: (text: string) => string,
-): number {
-  const reason = cap(
-    `hookyard could not check this ${event === "PreToolUse" ? "tool call" : "prompt"}, so it is refused: ${why}`,
-  );
-  context.stderr.write(`hookyard: ${reason}\n`);
-  if (event === "UserPromptSubmit") return 2;
-  const answer = {
-    hookSpecificOutput: {
-      hookEventName: event,
-      permissionDecision: "deny",
-      permissionDecisionReason: reason,
-    },
-  };
-  context.stdout.write(`${JSON.stringify(answer)}\n`);
-  return 0;
 }

@@ -1,6 +1,11 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { errorText } from "../../runner/errors.js";
-import { ClaudeInputError, handleClaudeEvent, maxInputBytes } from "../../runner/profiles/claude/index.js";
+import {
+  ClaudeInputError,
+  handleClaudeEvent,
+  maxInputBytes,
+  uncheckedRefusal,
+} from "../../runner/profiles/claude/index.js";
 import type { LiveHooks } from "./live-hooks.js";
 import { bearerMatches } from "./token.js";
 
@@ -40,9 +45,19 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) =>
     fail(reply, 404, "SERVE_NOT_FOUND", `no ${request.method} ${request.url}: POST /claude/<Event>`),
   );
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error instanceof ClaudeInputError ? 400 : (error.statusCode ?? 500);
+    if (status >= 400 && status < 500) {
+      // An http hook's error status lets the call through: where the agent is about to act, input
+      // that cannot be checked is refused in a 200 instead.
+      const event = (request.params as { event?: string } | undefined)?.event;
+      const refusal = uncheckedRefusal(event, error.message);
+      if (refusal) {
+        options.log(refusal.stderr.trimEnd());
+        return reply.code(200).send(refusal.body);
+      }
+    }
     if (error instanceof ClaudeInputError) return fail(reply, 400, error.code, error.message);
-    const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own: a body over the cap, not JSON, not application/json.
       return fail(

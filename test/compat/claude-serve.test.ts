@@ -114,23 +114,34 @@ describe("hookyard serve", () => {
       expect(refused.status).toBe(401);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("SERVE_UNAUTHORIZED");
     }
-    const bad = await post(server.url, "{ nope", server.token);
-    expect(bad.status).toBe(400);
-    const shape = await post(server.url, { hook_event_name: "PreToolUse" }, server.token);
-    expect([shape.status, ((await shape.json()) as { error: { code: string } }).error.code]).toEqual([
+    // Where the agent is about to act, input that cannot be checked is refused in a 200 (an error
+    // status would let the call through); elsewhere it is a 400.
+    const decisionOf = async (response: Response) => [
+      response.status,
+      ((await response.json()) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput
+        ?.permissionDecision,
+    ];
+    expect(await decisionOf(await post(server.url, "{ nope", server.token))).toEqual([200, "deny"]);
+    expect(await decisionOf(await post(server.url, { hook_event_name: "PreToolUse" }, server.token))).toEqual(
+      [200, "deny"],
+    );
+    const elsewhere = await post(
+      server.url,
+      { hook_event_name: "PostToolUse" },
+      server.token,
+      "/claude/PostToolUse",
+    );
+    expect([elsewhere.status, ((await elsewhere.json()) as { error: { code: string } }).error.code]).toEqual([
       400,
       "RUN_ERR_AGENT_INPUT",
     ]);
-    // Refused from its content-length: a 413, or the connection closed while the client still writes.
+    // Over the size cap: refused, or the connection closed while the client still writes.
     const big = await post(
       server.url,
       { ...rmInput(root), pad: "x".repeat(9 * 1024 * 1024) },
       server.token,
-    ).then(
-      (response) => response.status,
-      () => "closed",
-    );
-    expect([413, "closed"]).toContain(big);
+    ).then(decisionOf, () => "closed");
+    expect([JSON.stringify([200, "deny"]), JSON.stringify("closed")]).toContain(JSON.stringify(big));
     expect((await post(server.url, {}, server.token, "/nothing")).status).toBe(404);
 
     server.child.kill("SIGTERM");

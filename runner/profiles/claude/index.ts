@@ -23,6 +23,7 @@ export { type ClaudeAnswer, type ClaudeOutcomeOptions, claudeOutcome, emptyAnswe
 export { type ClaudeInputDefaults, claudeAgentOf, claudeInputFromCtx } from "./reverse.js";
 export { capText, outputCap } from "./text.js";
 export { agentToolName, argsFromAgent, argsToAgent, claudeToolName } from "./tools.js";
+export { uncheckedRefusal } from "./unchecked.js";
 
 /** The most input hookyard reads for one event: far beyond any tool call, short of a memory problem. */
 export const maxInputBytes = 8 * 1024 * 1024;
