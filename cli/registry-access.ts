@@ -1,6 +1,6 @@
 import { findWorkspaceRoot } from "../runner/workspace-root.js";
 import type { CliContext } from "./command.js";
-import { CliError } from "./errors.js";
+import { CliError, exitCodes } from "./errors.js";
 import { RegistryClient } from "./registry-client.js";
 import { readUserConfig, resolveRegistryUrl, resolveToken } from "./registry-settings.js";
 import { checkTokenText } from "./token-text.js";
@@ -28,6 +28,19 @@ export async function registryAccess(
   // Reads are public: a token is sent only where one is needed, so none leaks to a registry it was not meant for.
   if (!access.needToken) return new RegistryClient(url, access.signal ? { signal: access.signal } : {});
   const token = resolveToken({ flag: options.token, env: context.env, user, registryUrl: url });
+  // A cloned project's hookyard.json could name any registry: a token from the environment (a CI
+  // secret) goes only where the user named the registry themselves.
+  const namedByProject =
+    typeof options.registry !== "string" &&
+    !context.env.HOOKYARD_REGISTRY &&
+    workspace.data.registry !== undefined;
+  if (namedByProject && typeof options.token !== "string" && token === context.env.HOOKYARD_TOKEN) {
+    throw new CliError(
+      "CLI_ERR_USAGE",
+      `HOOKYARD_TOKEN is not sent to ${url}, which this project's hookyard.json names: pass --registry ${url} (or set HOOKYARD_REGISTRY) to confirm it is yours`,
+      exitCodes.usage,
+    );
+  }
   if (!token) {
     throw new CliError(
       "CLI_ERR_TOKEN_MISSING",

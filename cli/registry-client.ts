@@ -104,8 +104,23 @@ export class RegistryClient {
     return new URL(this.url).origin;
   }
 
+  /**
+   * The package's document, refused (exit 3) unless it is the one asked for: a mirror or a man in
+   * the middle could otherwise answer with another package's, or another version's, signed entry.
+   */
   async packageDocument(name: string): Promise<PackageDocument> {
+    const url = `${this.url}/v1/packages/${encodeURIComponent(name)}`;
     const document = await this.json(`/v1/packages/${encodeURIComponent(name)}`, packageDocumentSchema);
+    const swapped = Object.entries(document.versions).find(([key, version]) => version.version !== key);
+    if (document.name !== name || swapped) {
+      throw new CliError(
+        "CLI_ERR_INTEGRITY",
+        document.name !== name
+          ? `${url} answered with the document of ${JSON.stringify(document.name)}, not of ${name}: nothing was installed; this registry, or something between it and you, is not to be trusted`
+          : `${url} lists version ${swapped?.[0]} with the entry of version ${swapped?.[1].version}: nothing was installed; this registry, or something between it and you, is not to be trusted`,
+        exitCodes.security,
+      );
+    }
     const versions = Object.fromEntries(
       Object.entries(document.versions).map(([key, version]) => [key, { ...version, name: document.name }]),
     );

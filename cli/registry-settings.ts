@@ -65,6 +65,14 @@ export function normaliseRegistryUrl(text: string, from: string): string {
   } catch {
     throw new CliError("CLI_ERR_USAGE", `${from} is not a URL: ${text}`, exitCodes.usage);
   }
+  // hookyard.lock records URLs and is meant to be committed: credentials go in a token, never in the URL.
+  if (url.username || url.password) {
+    throw new CliError(
+      "CLI_ERR_USAGE",
+      `${from} holds a user name or password; leave them out and use a token (--token, HOOKYARD_TOKEN or hookyard login)`,
+      exitCodes.usage,
+    );
+  }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new CliError(
       "CLI_ERR_USAGE",

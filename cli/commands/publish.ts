@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { registryOption, tokenOption } from "../registry-options.js";
-import { checkTokenText } from "../token-text.js";
 
 export default {
   name: "publish",
@@ -23,15 +22,7 @@ export default {
 
     // The token first: without one, nothing is bundled or read.
     const { registryAccess } = await import("../registry-access.js");
-    const { readUserConfig, resolveToken } = await import("../registry-settings.js");
     const client = await registryAccess(context, options, { needToken: true });
-    const token = resolveToken({
-      flag: options.token,
-      env: context.env,
-      user: await readUserConfig(context.env),
-      registryUrl: client.url,
-    });
-    checkTokenText(token ?? "", "the token (from --token, HOOKYARD_TOKEN or the user config)");
 
     const { packPackage } = await import("../pack-package.js");
     const { readTarballPackage } = await import("../tarball-package.js");

@@ -10,13 +10,14 @@ export default {
     const { installedEntry } = await import("../install/installed.js");
     const { InstallTransaction } = await import("../install/transaction.js");
     const tx = await InstallTransaction.open(context);
-    const removed = args.map((name) => ({ name, ...installedEntry(tx, name) }));
-    tx.dropUnusedAfterCommit(removed.map((entry) => entry.integrity));
-    await tx.run(async () => {
-      for (const { name } of removed) {
+    const removed = await tx.run(async () => {
+      const entries = args.map((name) => ({ name, ...installedEntry(tx, name) }));
+      tx.dropUnusedAfterCommit(entries.map((entry) => entry.integrity));
+      for (const { name } of entries) {
         delete tx.lock.packages[name];
         if (tx.config.data.community) delete tx.config.data.community[name];
       }
+      return entries;
     });
     if (options.json) {
       context.stdout.write(

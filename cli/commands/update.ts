@@ -37,9 +37,9 @@ export default {
     const { updatePackage } = await import("../install/update-package.js");
     const tx = await InstallTransaction.open(context);
     const names = args[0] === undefined ? Object.keys(tx.lock.packages).sort() : [args[0]];
-    // The versions updated away from: their bytes are no longer what anything runs.
-    tx.dropUnusedAfterCommit(names.map((name) => installedEntry(tx, name).integrity));
     const outcomes = await tx.run(async () => {
+      // The versions updated away from: their bytes are no longer what anything runs.
+      tx.dropUnusedAfterCommit(names.map((name) => installedEntry(tx, name).integrity));
       const done: UpdateOutcome[] = [];
       for (const name of names) done.push(await updatePackage(context, tx, options, name));
       return done;

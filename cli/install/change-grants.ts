@@ -17,38 +17,52 @@ export async function changeGrants(
   options: Record<string, unknown>,
 ): Promise<number> {
   const tx = await InstallTransaction.open(context);
-  const entry = installedEntry(tx, name);
+  // Every check inside the transaction: a refusal releases the workspace like any other failure.
+  const { entry } = await tx.run(
+    async () => {
+      const entry = installedEntry(tx, name);
+      const id = `${name}@${entry.version}`;
+      if (entry.trust === "trusted") {
+        throw new CliError(
+          "CLI_ERR_GRANT",
+          `${id} is trusted: it runs in-process with every right, so grants do not apply; reinstall it with --sandbox to limit it`,
+          exitCodes.usage,
+        );
+      }
+      const wanted =
+        change === "grant"
+          ? checkGrantsWithin(id, texts, entry.requested)
+          : options.all
+            ? entry.grants
+            : canonicalGrants(texts);
+      if (wanted.length === 0 && change === "grant") {
+        throw new CliError("CLI_ERR_USAGE", "name at least one grant", exitCodes.usage);
+      }
+      const before = new Set(entry.grants);
+      const after = new Set(before);
+      for (const grant of wanted) {
+        // A grant inside one already given adds nothing (fs.read:docs/api under fs.read:docs).
+        const cover = change === "grant" ? [...before].find((given) => covers(given, grant)) : undefined;
+        if (cover !== undefined) {
+          context.stderr.write(
+            `hookyard: ${id} already has ${cover === grant ? grant : `${cover}, which covers ${grant}`}\n`,
+          );
+        } else if (change === "grant") after.add(grant);
+        else if (!after.delete(grant)) {
+          const wider = [...before].find((given) => covers(given, grant));
+          context.stderr.write(
+            wider
+              ? `hookyard: ${id} was not granted ${grant} itself, but ${wider} covers it: revoke ${wider} to take it back\n`
+              : `hookyard: ${id} was not granted ${grant}\n`,
+          );
+        }
+      }
+      tx.lock.packages[name] = { ...entry, grants: order([...after], entry.requested) };
+      return { entry, changed: after.size !== before.size };
+    },
+    { write: (result) => result.changed },
+  );
   const id = `${name}@${entry.version}`;
-  if (entry.trust === "trusted") {
-    throw new CliError(
-      "CLI_ERR_GRANT",
-      `${id} is trusted: it runs in-process with every right, so grants do not apply; reinstall it with --sandbox to limit it`,
-      exitCodes.usage,
-    );
-  }
-  const wanted =
-    change === "grant"
-      ? checkGrantsWithin(id, texts, entry.requested)
-      : options.all
-        ? entry.grants
-        : canonicalGrants(texts);
-  if (wanted.length === 0 && change === "grant") {
-    throw new CliError("CLI_ERR_USAGE", "name at least one grant", exitCodes.usage);
-  }
-  const before = new Set(entry.grants);
-  const after = new Set(before);
-  for (const grant of wanted) {
-    // A grant inside one already given adds nothing (fs.read:docs/api under fs.read:docs).
-    const cover = change === "grant" ? [...before].find((given) => covers(given, grant)) : undefined;
-    if (cover !== undefined) {
-      context.stderr.write(
-        `hookyard: ${id} already has ${cover === grant ? grant : `${cover}, which covers ${grant}`}\n`,
-      );
-    } else if (change === "grant") after.add(grant);
-    else if (!after.delete(grant)) context.stderr.write(`hookyard: ${id} was not granted ${grant}\n`);
-  }
-  tx.lock.packages[name] = { ...entry, grants: order([...after], entry.requested) };
-  await tx.run(async () => {}, { write: after.size !== before.size });
   const grants = tx.lock.packages[name]?.grants ?? [];
   if (options.json) {
     context.stdout.write(`${JSON.stringify({ name, version: entry.version, grants }, null, 2)}\n`);

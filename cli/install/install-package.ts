@@ -2,6 +2,7 @@ import semver from "semver";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { registryAccess } from "../registry-access.js";
+import { terminalLine } from "../terminal-text.js";
 import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
 import { installVersion } from "./install-version.js";
 import { type PackageSpec, resolveVersion } from "./package-spec.js";
@@ -29,10 +30,15 @@ export async function installPackage(
   const document = await client.packageDocument(spec.name);
   const version = resolveVersion(document, spec.range);
   const id = `${spec.name}@${version.version}`;
+  // The package's owner wrote these: shown as text, never obeyed by the terminal.
   if (version.deprecated)
-    context.stderr.write(`hookyard: warning: ${id} is deprecated: ${version.deprecated}\n`);
+    context.stderr.write(
+      `hookyard: warning: ${terminalLine(`${id} is deprecated: ${version.deprecated}`)}\n`,
+    );
   if (version.yanked)
-    context.stderr.write(`hookyard: warning: ${id} is yanked: ${version.yankedReason ?? ""}\n`);
+    context.stderr.write(
+      `hookyard: warning: ${terminalLine(`${id} is yanked: ${version.yankedReason ?? ""}`)}\n`,
+    );
   // Checked against the registry's word before downloading, and against the verified manifest after.
   if (!how.trust) checkGrantsWithin(id, how.grants, version.capabilities);
   const installed = await installVersion(context, tx, client, version, how.acceptKey);

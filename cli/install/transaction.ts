@@ -130,11 +130,15 @@ export class InstallTransaction {
   }
 
   /** Runs the change and commits it; on any failure (or Ctrl-C) undoes what it made and rethrows. */
-  async run<T>(work: () => Promise<T>, options: { write: boolean } = { write: true }): Promise<T> {
+  async run<T>(
+    work: () => Promise<T>,
+    options: { write: boolean | ((result: T) => boolean) } = { write: true },
+  ): Promise<T> {
     try {
       const result = await work();
       this.signal.throwIfAborted();
-      if (options.write) await this.commit();
+      const write = typeof options.write === "function" ? options.write(result) : options.write;
+      if (write) await this.commit();
       await this.removeUnused();
       for (const say of this.onCommit) say();
       return result;

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { InspectedTarball } from "./package-contents.js";
 
@@ -19,6 +19,8 @@ export async function extractPackage(
   await mkdir(dirname(target), { recursive: true });
   const temp = await mkdtemp(join(dirname(target), `.${basename(target).slice(0, 16)}.tmp-`));
   try {
+    // mkdtemp makes it 0700; a package's folders are 755 like the ones inside it.
+    await chmod(temp, 0o755);
     for (const directory of contents.directories) {
       signal?.throwIfAborted();
       await mkdir(join(temp, directory), { recursive: true, mode: 0o755 });

@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { parseGrants } from "../../sandbox/capabilities.js";
 import type { SandboxRuleConfig } from "../engines/sandbox.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError, type RunnerErrorCode } from "../errors.js";
@@ -139,7 +139,8 @@ async function verifiedManifest(dir: string, name: string, entry: LockEntry): Pr
   const differences = [
     manifest.name !== name && `its name is ${manifest.name}`,
     manifest.version !== entry.version && `its version is ${manifest.version}`,
-    manifest.hookyard.main !== entry.main && `its bundle is ${manifest.hookyard.main}, not ${entry.main}`,
+    posix.normalize(manifest.hookyard.main) !== entry.main &&
+      `its bundle is ${manifest.hookyard.main}, not ${entry.main}`,
   ].filter((difference) => typeof difference === "string");
   if (differences.length > 0) {
     throw new Refusal(

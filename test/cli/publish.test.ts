@@ -1,4 +1,6 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeIntegrity } from "../../runner/integrity.js";
@@ -139,6 +141,31 @@ describe("hookyard publish", () => {
       /CLI_ERR_MANIFEST_INVALID: .*bad\.tgz: .*version: .*\(REG_ERR_MANIFEST_INVALID\)/,
     );
     expect((await reg.call("/v1/packages/bad")).status).toBe(404);
+  });
+
+  it("never sends HOOKYARD_TOKEN to a registry only the project's hookyard.json names", async () => {
+    const seen: string[] = [];
+    const sniffer = createServer((request, response) => {
+      seen.push(`${request.method} ${request.headers.authorization ?? ""}`);
+      response.end("{}");
+    });
+    await new Promise<void>((listening) => sniffer.listen(0, "127.0.0.1", listening));
+    const url = `http://127.0.0.1:${(sniffer.address() as AddressInfo).port}`;
+    try {
+      const { dir, env } = await scaffold();
+      await writeFile(join(dir, "hookyard.json"), JSON.stringify({ registry: url }));
+      const result = await runCli(["publish"], {
+        cwd: dir,
+        env: { ...env, HOOKYARD_TOKEN: "hyk_ci_secret" },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `HOOKYARD_TOKEN is not sent to ${url}, which this project's hookyard.json names`,
+      );
+      expect(seen).toEqual([]);
+    } finally {
+      sniffer.close();
+    }
   });
 
   it("says the registry cannot be reached when nothing listens there", async () => {

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeIntegrity, integrityHex } from "../../../runner/integrity.js";
-import { startRegistry } from "../../registry/helpers.js";
+import { hookPackage, publish, startRegistry } from "../../registry/helpers.js";
 import { cli, emptyWorkspace, publishGuard, snapshot, tamperingProxy } from "./fixtures.js";
 
 async function readJson(file: string) {
@@ -47,6 +47,7 @@ describe("hookyard install <name>", () => {
     const keys = (await registry.call("/v1/keys")).json.keys;
     expect(config.keys[registry.url]).toEqual([{ keyId: keys[0].keyId, publicKey: keys[0].publicKey }]);
     const store = join(ws, ".hookyard", "store", integrityHex(entry.integrity) as string);
+    expect((await stat(store)).mode & 0o777).toBe(0o755);
     expect((await readdir(store, { recursive: true })).sort()).toEqual([
       "README.md",
       "dist",
@@ -120,6 +121,21 @@ describe("hookyard install <name>", () => {
     expect(result.stdout).not.toContain("\u001b");
   });
 
+  it("a manifest whose main is written ./dist/hook.js installs and then loads", async () => {
+    const registry = await startRegistry();
+    const tarball = await hookPackage({
+      name: "dotted",
+      manifest: { hookyard: { main: "./dist/hook.js", events: ["tool_before"], effects: [] } },
+    });
+    expect((await publish(registry, registry.admin, tarball, "dotted")).status).toBe(201);
+    const ws = await emptyWorkspace();
+    expect((await cli(ws, "install", "dotted", "--registry", registry.url, "--yes")).code).toBe(0);
+    const list = await cli(ws, "list");
+    expect(list.stderr).not.toContain("RUN_ERR_STORE_MISMATCH");
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("dotted@1.0.0");
+  });
+
   it("installs --trust as trusted, with no grants", async () => {
     const registry = await startRegistry();
     await publishGuard(registry, "1.0.0");
@@ -137,6 +153,49 @@ describe("hookyard install <name>", () => {
 });
 
 describe("hookyard install refuses what it cannot verify (exit 3, workspace unchanged)", () => {
+  it("a registry that answers for one package with another's document, or lists a version under another's entry", async () => {
+    const registry = await startRegistry();
+    await publishGuard(registry, "1.0.0");
+    await publishGuard(registry, "1.1.0");
+    await publishGuard(registry, "1.0.0", {}, "notes");
+    const notes = (await registry.call("/v1/packages/notes")).bytes;
+    const proxy = await tamperingProxy(registry.url, (path, body) => {
+      return path === "/v1/packages/guard" ? notes : body;
+    });
+    const ws = await emptyWorkspace();
+    const before = await snapshot(ws);
+    const swapped = await cli(ws, "install", "guard", "--registry", proxy, "--yes");
+    expect(swapped.code).toBe(3);
+    expect(swapped.stderr).toContain('answered with the document of "notes", not of guard');
+    expect(await snapshot(ws)).toEqual(before);
+
+    const downgrade = await tamperingProxy(registry.url, (path, body) => {
+      if (path !== "/v1/packages/guard") return body;
+      const doc = JSON.parse(body.toString());
+      doc.versions["1.1.0"] = doc.versions["1.0.0"];
+      return Buffer.from(JSON.stringify(doc));
+    });
+    const older = await cli(ws, "install", "guard@1.1.0", "--registry", downgrade, "--yes");
+    expect(older.code).toBe(3);
+    expect(older.stderr).toContain("lists version 1.1.0 with the entry of version 1.0.0");
+    expect(await snapshot(ws)).toEqual(before);
+  });
+
+  it("a registry URL with a user name or password (the lock would record it)", async () => {
+    const ws = await emptyWorkspace();
+    const result = await cli(
+      ws,
+      "install",
+      "guard",
+      "--registry",
+      "http://alice:s3cret@127.0.0.1:9",
+      "--yes",
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("holds a user name or password");
+    expect(await readdir(ws)).toEqual([]);
+  });
+
   it("a tarball changed on the way", async () => {
     const registry = await startRegistry();
     await publishGuard(registry, "1.0.0");
