@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { errorText } from "../../runner/errors.js";
 import {
@@ -6,6 +7,7 @@ import {
   maxInputBytes,
   uncheckedRefusal,
 } from "../../runner/profiles/claude/index.js";
+import { findWorkspaceRoot } from "../../runner/workspace-root.js";
 import type { LiveHooks } from "./live-hooks.js";
 import { bearerMatches } from "./token.js";
 
@@ -32,7 +34,23 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
     fail(reply, 401, "SERVE_UNAUTHORIZED", "send Authorization: Bearer <token> (hookyard serve printed it)");
   });
 
+  const rootOf = workspaceRoots();
+  const told = new Set<string>();
   const answer = async (event: string | undefined, body: unknown, reply: FastifyReply) => {
+    // One daemon serves one workspace: an event from another project (a user-wide http hook) gets
+    // no hook of this one, and is told so, as exec would have run that project's own.
+    const cwd = (body as { cwd?: unknown } | null)?.cwd;
+    const served = options.live.hooks.root;
+    if (typeof cwd === "string" && isAbsolute(cwd)) {
+      const root = await rootOf(cwd);
+      if (root !== served) {
+        if (!told.has(root)) options.log(`an event from ${root} got no hook: this daemon serves ${served}`);
+        told.add(root);
+        return reply.send({
+          systemMessage: `hookyard: no hook ran: this hookyard serve answers for ${served}, and this project is ${root}; start hookyard serve there, or route it to hookyard exec`,
+        });
+      }
+    }
     const result = await options.live.use((hooks) => handleClaudeEvent(hooks, event, body));
     if (result.stderr) options.log(result.stderr.trimEnd());
     return reply.send(result.body);
@@ -71,4 +89,17 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
     return fail(reply, 500, "SERVE_FAILED", errorText(error));
   });
   return app;
+}
+
+/** findWorkspaceRoot, remembered per cwd (a few hundred at most in practice; the cache is bounded). */
+function workspaceRoots(): (cwd: string) => Promise<string> {
+  const known = new Map<string, string>();
+  return async (cwd) => {
+    const hit = known.get(cwd);
+    if (hit !== undefined) return hit;
+    const root = await findWorkspaceRoot(cwd);
+    if (known.size >= 1000) known.clear();
+    known.set(cwd, root);
+    return root;
+  };
 }

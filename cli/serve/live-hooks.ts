@@ -46,9 +46,9 @@ export class LiveHooks {
   }
 
   /**
-   * Loads the hooks again; one reload at a time. A load that throws, or that leaves a hook out that
-   * the hooks now running have (a hook file saved half-written), is refused: the running hooks stay,
-   * and the log says why.
+   * Loads the hooks again; one reload at a time. A load that throws, or that leaves out a hook that
+   * runs now (a hook file saved half-written), is refused: the running hooks stay, and the log says
+   * why. Problems with anything not running now are skipped, as at any load.
    */
   reload(why: string): Promise<boolean> {
     const next = this.reloading.then(() => this.reloadNow(why));
@@ -65,8 +65,15 @@ export class LiveHooks {
       this.log(`reload after ${why} failed, the hooks loaded before stay: ${errorText(error)}`);
       return false;
     }
-    const before = new Set(this.current.hooks.problems.map((problem) => problem.name));
-    const fresh = loaded.problems.filter((problem) => !before.has(problem.name));
+    // Refused only when a hook that runs now would be lost: a new problem elsewhere (a broken rule
+    // file, a new hook file with an error) is reported and skipped, as at any load.
+    const running = new Set(
+      this.current.hooks.list().flatMap((chain) => chain.hooks.map((hook) => hook.name)),
+    );
+    const fresh = loaded.problems.filter((problem) => running.has(problem.name));
+    for (const problem of loaded.problems.filter((p) => !running.has(p.name))) {
+      this.log(`reload after ${why}: "${problem.name}" is skipped: ${problem.message}`);
+    }
     if (fresh.length > 0 || this.closed) {
       if (fresh.length > 0) {
         const names = fresh.map((problem) => `"${problem.name}"`).join(", ");

@@ -271,6 +271,34 @@ describe("hookyard serve", () => {
     expect(await server.exited).toBe(0);
     await expect(stat(socket)).rejects.toThrow(/ENOENT/);
   });
+
+  it("a broken rule file does not hold back a hookyard.json change; an event from another project gets no hook and is told", async () => {
+    const root = await workspace({ ".hookyard/hooks/guard.mjs": guardHook, "hookyard.json": {} });
+    const server = await serve(root, "--port", "0");
+    const decision = async (cwd = root) => {
+      const body = (await (await post(server.url, { ...rmInput(root), cwd }, server.token)).json()) as {
+        hookSpecificOutput?: { permissionDecision?: string };
+        systemMessage?: string;
+      };
+      return body.hookSpecificOutput?.permissionDecision ?? body.systemMessage;
+    };
+    expect(await decision()).toBe("deny");
+    await workspaceFile(
+      root,
+      ".hookyard/rules/broken.md",
+      "---\nname: broken\nevent: bash\naction: blok\n---\nx\n",
+    );
+    await workspaceFile(root, "hookyard.json", JSON.stringify({ hooks: { guard: { enabled: false } } }));
+    expect(await eventually(async () => (await decision()) === undefined)).toBe(true);
+    expect(server.stderr()).toMatch(/reload after hookyard.json changed: "broken" is skipped/);
+
+    const elsewhere = await workspace({ "hookyard.json": {} });
+    expect(await decision(elsewhere)).toMatch(
+      /^hookyard: no hook ran: this hookyard serve answers for .*, and this project is /,
+    );
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  });
 });
 
 async function workspaceFile(root: string, path: string, text: string): Promise<void> {
