@@ -1,6 +1,6 @@
-import { mkdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CliError } from "../errors.js";
 import { writeFileAtomic } from "../workspace/atomic-file.js";
 
@@ -75,7 +75,7 @@ export function formatSettings(settings: SettingsFile, data: Record<string, unkn
 
 /** Writes whole or not at all, keeping the file's mode; through a symlink, to its target. */
 export async function writeSettings(settings: SettingsFile, text: string): Promise<void> {
-  const target = settings.existed ? await realpath(settings.file) : settings.file;
+  const target = await linkTarget(settings.file);
   await mkdir(dirname(target), { recursive: true });
   await writeFileAtomic(target, text, settings.mode);
 }
@@ -100,4 +100,17 @@ function invalid(file: string, why: string): CliError {
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Where the settings really live: a symlink (to a dotfiles repo, say) is followed, even one whose
+ * target does not exist yet, so it stays a symlink and its target is written.
+ */
+async function linkTarget(file: string): Promise<string> {
+  let seen = 0;
+  for (let at = file; ; seen++) {
+    const info = await lstat(at).catch(() => undefined);
+    if (!info?.isSymbolicLink() || seen > 40) return at;
+    at = resolve(dirname(at), await readlink(at));
+  }
 }

@@ -294,6 +294,17 @@ describe("hookyard install-into claude", () => {
     expect(text.endsWith("}")).toBe(true);
   });
 
+  it("a symlink whose target does not exist yet stays a symlink, and its target is written", async () => {
+    const { root, file, run } = await project();
+    const dotfiles = await tempDir();
+    const real = join(dotfiles, "nested", "claude-settings.json");
+    await mkdir(join(root, ".claude"), { recursive: true });
+    await symlink(real, file);
+    await run("install-into", "claude");
+    expect((await lstat(file)).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(real, "utf8")).hooks.PreToolUse).toHaveLength(1);
+  });
+
   it("usage errors: another agent, or --project with --user, or --port without --http", async () => {
     const { run } = await project();
     for (const args of [
