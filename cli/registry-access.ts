@@ -4,7 +4,7 @@ import { CliError, exitCodes } from "./errors.js";
 import { RegistryClient } from "./registry-client.js";
 import { readUserConfig, resolveRegistryUrl, resolveToken } from "./registry-settings.js";
 import { checkTokenText } from "./token-text.js";
-import { readWorkspaceConfigFile } from "./workspace/workspace-config.js";
+import { readWorkspaceConfigFile, type WorkspaceConfigFile } from "./workspace/workspace-config.js";
 
 /**
  * A client for the registry this command should talk to, found from --registry, the environment,
@@ -14,11 +14,11 @@ import { readWorkspaceConfigFile } from "./workspace/workspace-config.js";
 export async function registryAccess(
   context: CliContext,
   options: Record<string, unknown>,
-  access: { needToken?: boolean; signal?: AbortSignal; root?: string } = {},
+  access: { needToken?: boolean; signal?: AbortSignal; workspace?: WorkspaceConfigFile } = {},
 ): Promise<RegistryClient> {
   const user = await readUserConfig(context.env);
-  const root = access.root ?? (await findWorkspaceRoot(context.cwd));
-  const workspace = await readWorkspaceConfigFile(root);
+  // An install's transaction has read hookyard.json already.
+  const workspace = access.workspace ?? (await readWorkspaceConfigFile(await findWorkspaceRoot(context.cwd)));
   const url = resolveRegistryUrl({
     flag: options.registry,
     env: context.env,

@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
+import { portOption } from "../port-option.js";
 import { defaultServePort } from "../serve/defaults.js";
 
 export default {
@@ -28,14 +29,7 @@ export default {
     if (options.port !== undefined && !options.http) {
       throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);
     }
-    const port = options.port === undefined ? defaultServePort : Number(options.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-      throw new CliError(
-        "CLI_ERR_USAGE",
-        `--port ${String(options.port)} is not a port (1-65535)`,
-        exitCodes.usage,
-      );
-    }
+    const port = options.port === undefined ? defaultServePort : portOption(options.port, 1);
     return installInto(context, {
       scope: scopeOf(options),
       dryRun: Boolean(options.dryRun),

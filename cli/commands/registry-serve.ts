@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { Registry } from "../../registry/app.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes, registryFailure } from "../errors.js";
+import { portOption } from "../port-option.js";
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -34,14 +35,7 @@ export default {
     "Listening on anything but 127.0.0.1 exposes the registry to your network: put it behind TLS.",
   ].join("\n"),
   async run(context, _args, options) {
-    const port = Number(options.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      throw new CliError(
-        "CLI_ERR_USAGE",
-        `--port ${options.port} is not a port number (0-65535)`,
-        exitCodes.usage,
-      );
-    }
+    const port = portOption(options.port, 0);
     const host = String(options.host);
     const dataDir = resolve(context.cwd, String(options.data));
     const { buildRegistry } = await import("../../registry/app.js");

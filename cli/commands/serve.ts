@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
+import { portOption } from "../port-option.js";
 import { defaultServeHost, defaultServePort, serveTokenEnv, serveTokenFile } from "../serve/defaults.js";
 
 export default {
@@ -26,14 +27,7 @@ export default {
     "fails keeps the hooks that were running. SIGINT or SIGTERM stops it and removes the token file it wrote.",
   ].join("\n"),
   async run(context, _args, options) {
-    const port = Number(options.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      throw new CliError(
-        "CLI_ERR_USAGE",
-        `--port ${options.port} is not a port number (0-65535)`,
-        exitCodes.usage,
-      );
-    }
+    const port = portOption(options.port, 0);
     if (options.socket !== undefined && options.host !== undefined) {
       throw new CliError(
         "CLI_ERR_USAGE",

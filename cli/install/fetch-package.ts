@@ -1,4 +1,4 @@
-import { rm, stat } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { RegistryError } from "../../registry/errors.js";
 import { readPackage } from "../../registry/read-package.js";
 import { TarballError } from "../../registry/tarball/errors.js";
@@ -69,7 +69,8 @@ export async function fetchPackage(
     const contents = await inspectTarball(bytes);
     manifest = readPackage(contents, signed.name, signed.version).manifest;
     files = fileHashes(contents);
-    if ((await exists(storeDir)) && (await storeProblems(storeDir, files)).length > 0) {
+    const problems = await storeProblems(storeDir, files);
+    if (problems.some((problem) => problem.kind !== "store-missing")) {
       // A damaged copy of these bytes: the verified download replaces it.
       await rm(storeDir, { recursive: true, force: true });
     }
@@ -92,13 +93,4 @@ export async function fetchPackage(
     storeDir,
     created,
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -26,7 +26,7 @@ export async function installPackage(
   spec: PackageSpec,
   how: { trust: boolean; grants: string[]; yes: boolean; acceptKey: string | undefined },
 ): Promise<InstallResult> {
-  const client = await registryAccess(context, options, { root: tx.root, signal: tx.signal });
+  const client = await registryAccess(context, options, { workspace: tx.config, signal: tx.signal });
   const document = await client.packageDocument(spec.name);
   const version = resolveVersion(document, spec.range);
   const id = `${spec.name}@${version.version}`;

@@ -33,7 +33,7 @@ export async function updatePackage(
   const client = await registryAccess(
     context,
     { ...options, registry: options.registry ?? registryOfResolved(previous.resolved) },
-    { root: tx.root, signal: tx.signal },
+    { workspace: tx.config, signal: tx.signal },
   );
   const version = resolveVersion(await client.packageDocument(name), range);
   if (!semver.gt(version.version, previous.version)) return { name, from: previous.version };

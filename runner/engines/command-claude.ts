@@ -5,7 +5,7 @@ import { claudeAnswer } from "./command-claude-answer.js";
 import { claudeProfilePoints, matcherFieldOf } from "./command-claude-events.js";
 import { claudeHookInput } from "./command-claude-input.js";
 import { agentMatcherIssue, compileAgentMatcher } from "./command-claude-matcher.js";
-import { commandArgv, commandSource, runProcess } from "./command-process.js";
+import { commandArgv, commandSource, hookProcessEnv, runProcess } from "./command-process.js";
 import { type CompileContext, type RuleBase, ruleSettings } from "./settings.js";
 
 /** The fields of a command rule the claude profile reads. */
@@ -72,13 +72,10 @@ export function claudeCommandRule(config: ClaudeCommandConfig, context: CompileC
       if (agentMatcher !== undefined && field !== undefined && !matches(String(input[field] ?? ""))) {
         return undefined;
       }
+      // What that agent gives its hooks, beside what hookyard gives every command hook.
       const env = {
-        ...process.env,
-        ...config.env,
+        ...hookProcessEnv(config.env, rule.name, point, context.root),
         CLAUDE_PROJECT_DIR: context.root,
-        HOOKYARD_POINT: point,
-        HOOKYARD_HOOK: rule.name,
-        HOOKYARD_PROJECT_DIR: context.root,
       };
       const result = await runProcess(argv, JSON.stringify(input), {
         cwd: context.root,

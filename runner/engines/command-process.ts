@@ -108,3 +108,19 @@ function capture(stream: NodeJS.ReadableStream): { text(): string } {
   });
   return { text: () => Buffer.concat(chunks).toString("utf8") };
 }
+
+/** The environment every command hook runs with, whatever protocol it speaks. */
+export function hookProcessEnv(
+  configured: Record<string, string> | undefined,
+  hook: string,
+  point: string,
+  root: string,
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...configured,
+    HOOKYARD_POINT: point,
+    HOOKYARD_HOOK: hook,
+    HOOKYARD_PROJECT_DIR: root,
+  };
+}

@@ -3,7 +3,14 @@ import { RunnerError } from "../errors.js";
 import { type Decision, matcherSchema } from "../hook.js";
 import { defaults, type Rule } from "../rule.js";
 import { claudeCommandRule, claudeProfileIssue } from "./command-claude.js";
-import { commandArgv, commandSource, exitText, type ProcessResult, runProcess } from "./command-process.js";
+import {
+  commandArgv,
+  commandSource,
+  exitText,
+  hookProcessEnv,
+  type ProcessResult,
+  runProcess,
+} from "./command-process.js";
 import {
   type CompileContext,
   hookPayload,
@@ -51,16 +58,9 @@ export function commandRule(config: CommandRuleConfig, context: CompileContext):
     source: commandSource(config.command),
     selfTimed: true,
     run: async (point, ctx) => {
-      const env = {
-        ...process.env,
-        ...config.env,
-        HOOKYARD_POINT: point,
-        HOOKYARD_HOOK: rule.name,
-        HOOKYARD_PROJECT_DIR: context.root,
-      };
       const result = await runProcess(argv, hookPayload(rule, point, ctx), {
         cwd: context.root,
-        env,
+        env: hookProcessEnv(config.env, rule.name, point, context.root),
         timeoutMs: rule.timeoutMs,
       });
       return interpret(result, rule.name);
