@@ -106,20 +106,30 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     sandbox: {},
     unknownFields: Object.keys(top.data).filter((key) => !knownFields.includes(key)),
   };
-  const problem = (name: string, message: string) =>
-    config.problems.push({ name, code: "RUN_ERR_CONFIG_INVALID", message, file });
+  const fix = `fix ${file}`;
+  // The entry itself is what failed, so what it says of onError and events is read leniently.
+  const problem = (name: string, message: string, entry: unknown) =>
+    config.problems.push({ name, code: "RUN_ERR_CONFIG_INVALID", message, file, fix, ...declared(entry) });
   for (const [name, value] of Object.entries(top.data.hooks)) {
     const parsed = hookOverrideSchema.safeParse(value);
     if (parsed.success) config.overrides.set(name, parsed.data);
     else {
       config.brokenOverrides.add(name);
-      problem(name, describeIssues(parsed.error, `hooks.${name}`));
+      problem(name, describeIssues(parsed.error, `hooks.${name}`), value);
     }
   }
   if (top.data.sandbox !== undefined) {
     const parsed = sandboxConfigSchema.safeParse(top.data.sandbox);
     if (parsed.success) config.sandbox = parsed.data;
-    else problem("sandbox", `${describeIssues(parsed.error, "sandbox")} (the defaults apply)`);
+    else
+      config.problems.push({
+        name: "sandbox",
+        code: "RUN_ERR_CONFIG_INVALID",
+        message: `${describeIssues(parsed.error, "sandbox")} (the defaults apply)`,
+        file,
+        fix,
+        setting: true,
+      });
   }
   const seen = new Set<string>();
   top.data.rules.forEach((value, index) => {
@@ -127,13 +137,23 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     const name = (value as { name?: unknown } | null)?.name;
     const label = typeof name === "string" ? name : `rules[${index}]`;
     if (!parsed.success) {
-      problem(label, describeIssues(parsed.error, `rules[${index}]`));
+      problem(label, describeIssues(parsed.error, `rules[${index}]`), value);
     } else if (seen.has(parsed.data.name)) {
-      problem(label, `rules[${index}]: a rule named "${label}" is already defined`);
+      problem(label, `rules[${index}]: a rule named "${label}" is already defined`, value);
     } else {
       seen.add(parsed.data.name);
       config.rules.push(parsed.data);
     }
   });
   return config;
+}
+
+/** An entry's `onError` and `events`, when they are there to read. */
+function declared(entry: unknown): Pick<LoadProblem, "onError" | "points"> {
+  if (typeof entry !== "object" || entry === null) return {};
+  const { onError, events } = entry as { onError?: unknown; events?: unknown };
+  return {
+    ...(onError !== undefined ? { onError } : {}),
+    ...(Array.isArray(events) ? { points: events.filter((e) => typeof e === "string") } : {}),
+  };
 }

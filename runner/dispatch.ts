@@ -264,7 +264,11 @@ export class Dispatcher {
     const error = asRunnerError(thrown, rule.name, point);
     const timedOut = error.code === "RUN_ERR_HOOK_TIMEOUT";
     const closed = rule.onError === "block" && blockable(point);
-    const consequence = closed ? "blocking, as its onError is block" : "ignored, ctx restored";
+    const consequence = rule.broken
+      ? 'blocking: a hook that cannot load fails closed; `"onError": "open"` under its name in hookyard.json opts out'
+      : closed
+        ? "blocking, as its onError is block"
+        : "ignored, ctx restored";
     this.options.logger.error(
       `hook "${rule.name}" (${rule.origin}) at ${point} ${timedOut ? "timed out" : "failed"}: ${errorText(error)} (${consequence})`,
     );
@@ -274,7 +278,9 @@ export class Dispatcher {
     outcome.verdict = "block";
     outcome.blockedBy = {
       hook: rule.name,
-      reason: `hook "${rule.name}" failed and blocks on error: ${errorText(error)}`,
+      reason: rule.broken
+        ? `hook "${rule.name}" ${rule.broken.reason}`
+        : `hook "${rule.name}" failed and blocks on error: ${errorText(error)}`,
     };
     return true;
   }

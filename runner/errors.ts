@@ -53,12 +53,24 @@ export function errorText(error: unknown): string {
   }
 }
 
-/** A hook or config entry that did not load: reported by name, skipped, and the rest still load. */
+/**
+ * A hook or config entry that did not load: reported by name, and the rest still load. Unless it is
+ * only a setting, it stays in the chains as a failing hook (see broken-hook.ts): a guard that cannot
+ * load must not vanish.
+ */
 export interface LoadProblem {
   name: string;
   code: RunnerErrorCode;
   message: string;
   file?: string;
+  /** The points it declares, when they could still be read; unknown means every blockable point. */
+  points?: readonly string[];
+  /** What hookyard.json says of it (`onError`), when that could still be read. */
+  onError?: unknown;
+  /** A setting (hookyard.json's `sandbox`), not a hook: reported, never a failing hook. */
+  setting?: true;
+  /** The one command or edit that fixes it, shown after the message. */
+  fix?: string;
 }
 
 /** "path.to.field: what is wrong; …", each path under `prefix` when given. */

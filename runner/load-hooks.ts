@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { formatGrant } from "../sandbox/capabilities.js";
+import { brokenHook } from "./broken-hook.js";
 import { builtinHooks } from "./builtin/index.js";
 import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sandbox.js";
 import { compileRule } from "./compile-rule.js";
@@ -55,6 +56,8 @@ export interface ListedHook {
   source: string;
   /** Community hooks from hookyard.lock: the installed version. */
   version?: string;
+  /** Set when the hook could not load and fails closed here: what is wrong and the fix. */
+  broken?: string;
   /** Sandboxed community hooks: what they were granted, as grant strings. */
   grants?: string[];
 }
@@ -68,7 +71,11 @@ export interface Hooks {
   dispatch<P extends Point>(point: P, ctx: CtxOf<P>): Promise<ChainOutcome<CtxOf<P>>>;
   /** Every point's chain in execution order: synchronous hooks, then background ones. */
   list(): Array<{ point: Point; hooks: ListedHook[] }>;
-  /** Hook files and config entries that did not load, each by name. */
+  /**
+   * Hook files and config entries that did not load, each by name. Each one that is a hook fails
+   * closed at its blockable points (it is in `list()` as broken) unless hookyard.json gives it
+   * `onError: "open"`.
+   */
   readonly problems: readonly LoadProblem[];
   /** Waits for background hooks and pending state writes. */
   drain(): Promise<void>;
@@ -91,11 +98,13 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     : await loadCommunityHooks(root);
   const configFile = join(root, configFileName);
   const problems: LoadProblem[] = [];
-  const skip = (problem: LoadProblem) => {
+  const origins = new Map<LoadProblem, Origin>();
+  const skip = (problem: LoadProblem, origin: Origin = "workspace") => {
     problems.push(problem);
-    logger.error(problemLine(problem, configFile));
+    origins.set(problem, origin);
   };
-  for (const problem of [...config.problems, ...workspace.problems, ...installed.problems]) skip(problem);
+  for (const problem of [...config.problems, ...workspace.problems]) skip(problem);
+  for (const problem of installed.problems) skip(problem, "community");
   // Rule files (.hookyard/rules/*.md, .claude/hookify.*.local.md): one "rules" engine hook per folder.
   const ruleFolders = await findWorkspaceRules(root);
   for (const problem of ruleFolders.problems) skip(problem);
@@ -202,12 +211,16 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   for (const { name, file, listing, build } of communityEntries) {
     const previous = byName.get(name);
     if (previous) {
-      skip({
-        name,
-        code: "RUN_ERR_HOOK_INVALID",
-        file,
-        message: `the name is already used by ${previous.file}`,
-      });
+      skip(
+        {
+          name,
+          code: "RUN_ERR_HOOK_INVALID",
+          file,
+          message: `the name is already used by ${previous.file}`,
+          fix: "uninstall one of the two, or rename the workspace hook",
+        },
+        "community",
+      );
       continue;
     }
     byName.set(name, { origin: "community", file, build, listing });
@@ -222,7 +235,24 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   const rules: Rule[] = [];
   const listings = new Map<Rule, Listing>();
   for (const [name, entry] of byName) {
-    if (config.overrides.get(name)?.enabled === false || config.brokenOverrides.has(name)) continue;
+    if (config.overrides.get(name)?.enabled === false) continue;
+    if (config.brokenOverrides.has(name)) {
+      // Not run in a state nobody asked for, but not gone either: its stand-in fails closed at its points.
+      const problem = problems.find((p) => p.name === name && config.problems.includes(p));
+      if (problem) {
+        origins.set(problem, entry.origin);
+        if (problem.points === undefined) {
+          try {
+            const rule = entry.build();
+            // A background hook observes only: it never guarded anything, so it needs no stand-in.
+            problem.points = rule.mode === "background" ? [] : rule.points;
+          } catch {
+            // Its points stay unknown: every blockable point.
+          }
+        }
+      }
+      continue;
+    }
     try {
       const rule = entry.build();
       compileMatcher(rule.matcher, rule.name, rule.points);
@@ -230,8 +260,17 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       if (entry.listing) listings.set(rule, entry.listing);
     } catch (error) {
       const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_INVALID";
-      skip({ name, code, file: entry.file, message: errorText(error) });
+      skip(
+        { name, code, file: entry.file, message: errorText(error), fix: `fix ${entry.file}` },
+        entry.origin,
+      );
     }
+  }
+  for (const problem of problems) {
+    problem.onError ??= config.overrides.get(problem.name)?.onError;
+    const standIn = brokenHook(problem, origins.get(problem) ?? "workspace");
+    if (standIn) rules.push(standIn);
+    logger.error(problemLine(problem, standIn?.points, configFile));
   }
   if (options.prestart !== false && rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
   const dispatcher = new Dispatcher(rules, {
@@ -315,11 +354,22 @@ function listed(rule: Rule, listing: Listing = {}): ListedHook {
     onError: rule.onError,
     matcher: rule.matcher,
     source: rule.source,
+    ...(rule.broken ? { broken: rule.broken.reason } : {}),
     ...listing,
   };
 }
 
-/** How a skipped hook is reported, the same in every command: code, name, file, what is wrong. */
-function problemLine(problem: LoadProblem, configFile = configFileName): string {
-  return `${problem.code}: hook "${problem.name}" (${problem.file ?? configFile}) was skipped: ${problem.message}`;
+/** How a hook that did not load is reported, the same in every command: code, name, file, what is wrong, what follows. */
+function problemLine(
+  problem: LoadProblem,
+  closedAt: readonly Point[] | undefined,
+  configFile: string,
+): string {
+  const where = `${problem.code}: ${problem.setting ? "" : "hook "}"${problem.name}" (${problem.file ?? configFile})`;
+  const fix = problem.fix && !problem.message.includes(problem.fix) ? `; ${problem.fix}` : "";
+  if (closedAt) {
+    return `${where} could not be loaded and blocks at ${closedAt.join(", ")} until fixed: ${problem.message}${fix}`;
+  }
+  const consequence = problem.setting ? "is ignored" : "was skipped";
+  return `${where} ${consequence}: ${problem.message}${fix}`;
 }

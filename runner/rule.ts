@@ -31,6 +31,8 @@ export interface Rule {
    * it returns is dropped with a warning. Absent means it may.
    */
   readonly mayRewrite?: boolean;
+  /** Set on the stand-in for a hook that could not load (broken-hook.ts): why it is not in force. */
+  readonly broken?: { code: string; reason: string };
   /** Hooks of one batch that follow each other in a chain are run together, in one round trip. */
   readonly batch?: RuleBatch;
   run(

@@ -82,7 +82,7 @@ export default {
       logger.error(`a promise nobody awaited was rejected (a hook missing an await?): ${errorText(reason)}`);
     process.on("unhandledRejection", unhandled);
     try {
-      const answer = await profile.handleClaudeEvent(await profile.failClosedOnLoad(hooks), event, input);
+      const answer = await profile.handleClaudeEvent(hooks, event, input);
       context.stdout.write(answer.stdout);
       context.stderr.write(answer.stderr);
       return answer.exitCode;

@@ -1,3 +1,5 @@
+import { brokenReason } from "../../runner/broken-hook.js";
+import type { LoadProblem } from "../../runner/errors.js";
 import type { ListedHook } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext, Command } from "../command.js";
@@ -35,8 +37,8 @@ export default {
           h.version ? `${h.name}@${h.version}` : h.name,
           h.origin,
           h.trust,
-          `priority ${h.priority}`,
-          h.engine,
+          h.broken ? "first" : `priority ${h.priority}`,
+          h.broken ? "BROKEN: blocks every call" : h.engine,
           h.mode === "background" ? "background" : "",
           h.matcher
             ? Object.entries(h.matcher)
@@ -48,12 +50,27 @@ export default {
         context.stdout.write(table(rows, "  "));
       }
       if (chains.every((c) => c.hooks.length === 0)) context.stdout.write("\nno hooks are enabled\n");
+      if (hooks.problems.length > 0) context.stdout.write(notInForce(hooks.problems));
       return hooks.problems.length > 0 ? 1 : 0;
     } finally {
       await hooks.close();
     }
   },
 } satisfies Command;
+
+/** The hooks that did not load, each with why and the fix: broken ones block, opted-out ones are left out. */
+function notInForce(problems: readonly LoadProblem[]): string {
+  const lines = problems.map((problem) => {
+    const what = problem.setting ? `setting "${problem.name}"` : `hook "${problem.name}"`;
+    const state = problem.setting
+      ? "ignored"
+      : problem.onError === "open"
+        ? "left out (onError open)"
+        : "broken";
+    return `  ${state}: ${what} ${brokenReason(problem)}\n`;
+  });
+  return `\nnot in force\n${lines.join("")}`;
+}
 
 /** What a community hook may do: its grants when sandboxed, everything when trusted. */
 function access(hook: ListedHook): string {

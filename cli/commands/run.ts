@@ -140,7 +140,17 @@ async function session(
         ? { systemPrompt: run.model.script.systemPrompt }
         : {}),
     });
-    if (result.error === undefined) return exitCodes.ok;
+    if (result.error === undefined) {
+      // The run went on (hooks that did not load blocked where they would have run), but it was not
+      // the run the workspace describes: say so in the exit code, so a script or CI notices.
+      const broken = hooks.problems.filter((problem) => !problem.setting);
+      if (broken.length === 0) return exitCodes.ok;
+      const names = broken.map((problem) => `"${problem.name}"`).join(", ");
+      context.stderr.write(
+        `hookyard: error: ${broken.length} hook(s) could not be loaded (${names}); \`hookyard list\` shows why and the fix\n`,
+      );
+      return exitCodes.error;
+    }
     const rendered = renderError(result.error, context.debug);
     context.stderr.write(`${rendered.line}\n`);
     return rendered.exitCode;

@@ -4,7 +4,6 @@ import { join, resolve } from "node:path";
 import { errorText } from "../../runner/errors.js";
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
-import { failClosedOnLoad } from "../../runner/profiles/claude/index.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { buildServeApp } from "./app.js";
@@ -51,10 +50,7 @@ async function serveUntilStopped(
   log: (line: string) => void,
   logger: Logger,
 ): Promise<number> {
-  const live = await LiveHooks.start(
-    async () => failClosedOnLoad(await loadHooks({ cwd: context.cwd, logger })),
-    log,
-  );
+  const live = await LiveHooks.start(async () => loadHooks({ cwd: context.cwd, logger }), log);
   const root = live.hooks.root;
   let token: string;
   let written: string | undefined;

@@ -29,6 +29,7 @@ export interface CommunityHooks {
 
 const remedy =
   "`hookyard install` restores the store from the registry; `hookyard verify` checks every installed package";
+const installFix = "run `hookyard install`";
 
 /** Package names may be scoped (`@scope/name`), which a workspace hook's name may not. */
 const trustedDefinitionSchema = hookDefinitionSchema.extend({ name: packageNameSchema });
@@ -83,8 +84,12 @@ async function loadPackage(
 ): Promise<CommunityHookConfig | TrustedCommunityHook | { problem: LoadProblem }> {
   const dir = storePath(root, entry.integrity);
   const source = join(dir, entry.main);
+  // Known once the manifest verified: a package whose bundle then fails stands in at its own points.
+  let points: readonly Point[] | undefined;
   try {
     const manifest = await verifiedManifest(dir, name, entry);
+    // A background hook observes only: it never guarded anything, so it needs no stand-in.
+    points = manifest.hookyard.mode === "background" ? [] : manifest.hookyard.events;
     const code = await verifiedFile(dir, entry.main, entry);
     const { events } = manifest.hookyard;
     const settings = manifestSettings(manifest);
@@ -103,10 +108,13 @@ async function loadPackage(
       grants: parseGrants(entry.grants),
     };
   } catch (error) {
+    const known = { fix: installFix, ...(points ? { points } : {}) };
     if (error instanceof Refusal) {
-      return { problem: { name, code: error.code, file: error.file, message: error.message } };
+      return { problem: { name, code: error.code, file: error.file, message: error.message, ...known } };
     }
-    return { problem: { name, code: "RUN_ERR_HOOK_LOAD", file: source, message: errorText(error) } };
+    return {
+      problem: { name, code: "RUN_ERR_HOOK_LOAD", file: source, message: errorText(error), ...known },
+    };
   }
 }
 

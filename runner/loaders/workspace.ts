@@ -54,7 +54,7 @@ export async function loadWorkspaceHooks(
       hooks.push({ file, definition });
     } catch (error) {
       const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_LOAD";
-      problems.push({ name: stem, code, file, message: errorText(error) });
+      problems.push({ name: stem, code, file, message: errorText(error), fix: `fix ${file}` });
     }
   }
   return { hooks, problems };

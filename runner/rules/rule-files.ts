@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { errorText, type LoadProblem } from "../errors.js";
 import { type CompiledRule, compileRuleFile } from "./compile.js";
 import { type FormatSpec, formats, type RuleFormat } from "./formats.js";
+import { readFrontMatter } from "./front-matter.js";
 import { RuleFileError } from "./rule-file-error.js";
 
 /** A rule file is a page of markdown: a larger one is refused, not read. */
@@ -65,11 +66,21 @@ export class RuleFiles {
       changed = true;
       const stem = this.spec.files.exec(name)?.[1] ?? name;
       const entry: Entry = { signature };
+      let text: string | undefined;
       try {
-        entry.rule = compileRuleFile(readRuleFile(file), file, stem, this.spec);
+        text = readRuleFile(file);
+        entry.rule = compileRuleFile(text, file, stem, this.spec);
       } catch (error) {
         const code = error instanceof RuleFileError ? error.code : "RUN_ERR_HOOK_LOAD";
-        problems.push({ name: stem, code, file, message: errorText(error) });
+        const problem: LoadProblem = {
+          name: stem,
+          code,
+          file,
+          message: errorText(error),
+          fix: `fix ${file}`,
+        };
+        if (text !== undefined && !mayBlock(text)) problem.points = [];
+        problems.push(problem);
       }
       next.set(name, entry);
     }
@@ -103,6 +114,8 @@ export class RuleFiles {
         code: "RUN_ERR_HOOK_LOAD",
         file: this.dir,
         message: problem,
+        // The folder, not a rule: the rules that were read still apply.
+        setting: true,
       });
     }
     this.folderProblem = problem;
@@ -137,5 +150,19 @@ function readRuleFile(file: string): string {
     }
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Whether a rule file that did not compile may have been a guard: its front matter unreadable, or
+ * its action anything but `warn`. A warn rule (the default) never blocked anything, so nothing stands in for it.
+ */
+function mayBlock(text: string): boolean {
+  try {
+    const { action } = readFrontMatter(text).fields;
+    // A misspelt action ("blok") may well have meant block.
+    return action !== undefined && action !== "warn";
+  } catch {
+    return true;
   }
 }

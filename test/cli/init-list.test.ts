@@ -73,6 +73,14 @@ describe("hookyard init and list", () => {
     expect(chain.indexOf("guard")).toBeLessThan(chain.indexOf("lint-gate"));
     expect(chain.indexOf("lint-gate")).toBeLessThan(chain.indexOf("audit-log"));
     expect(chain).toContain("tool=^bash$");
-    expect(list.stderr).toMatch(/RUN_ERR_HOOK_LOAD: hook "broken" \(.*broken\.ts\) was skipped/);
+    expect(list.stderr).toMatch(
+      /RUN_ERR_HOOK_LOAD: hook "broken" \(.*broken\.ts\) could not be loaded and blocks/,
+    );
+    // It stands first in the chain, and the reason is shown with the file to fix.
+    expect(chain.indexOf("broken")).toBeLessThan(chain.indexOf("guard"));
+    expect(chain).toContain("BROKEN");
+    expect(list.stdout).toMatch(
+      /not in force\n {2}broken: hook "broken" could not be loaded: .*; fix .*broken\.ts/,
+    );
   });
 });

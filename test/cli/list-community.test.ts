@@ -108,7 +108,7 @@ describe("hookyard list with community hooks", () => {
     expect(byName.local).not.toHaveProperty("grants");
   });
 
-  it("a package whose store bytes changed is reported on stderr, left out, and exits 1", async () => {
+  it("a package whose store bytes changed is reported on stderr, shown as broken, and exits 1", async () => {
     const { root, bundle } = await installed();
     const file = bundle["power-tool"] as string;
     await writeFile(file, `${await readFile(file, "utf8")}\n// changed\n`);
@@ -116,14 +116,17 @@ describe("hookyard list with community hooks", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^hookyard: error: RUN_ERR_STORE_MISMATCH: hook "power-tool" \\(${file}\\) was skipped: ${file} does not match hookyard.lock: expected sha512-\\S+ \\(from hookyard.lock\\), found sha512-\\S+;`,
+        `^hookyard: error: RUN_ERR_STORE_MISMATCH: hook "power-tool" \\(${file}\\) could not be loaded and blocks at [a-z_, ]+ until fixed: ${file} does not match hookyard.lock: expected sha512-\\S+ \\(from hookyard.lock\\), found sha512-\\S+;`,
       ),
     );
-    expect(result.stdout).not.toContain("power-tool");
+    expect(result.stdout).toMatch(/power-tool .*BROKEN/);
+    expect(result.stdout).toMatch(
+      /not in force\n {2}broken: hook "power-tool" could not be loaded: .*hookyard install/,
+    );
     expect(result.stdout).toContain("doc-reader@1.4.2");
     const json = await list(root, "--json");
     expect(json.code).toBe(1);
-    expect((JSON.parse(json.stdout) as { problems: unknown[] }).problems).toEqual([
+    expect((JSON.parse(json.stdout) as { problems: unknown[] }).problems).toMatchObject([
       { name: "power-tool", code: "RUN_ERR_STORE_MISMATCH", file, message: expect.stringContaining(file) },
     ]);
   });

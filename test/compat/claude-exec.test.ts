@@ -191,19 +191,28 @@ describe("hookyard exec --profile claude", () => {
     expect(post).toMatchObject({ code: 0, stdout: "" });
   });
 
-  it("blocks where a hook that did not load asked to fail closed (onError block in hookyard.json)", async () => {
-    const root = await fullWorkspace({ hooks: { seen: { onError: "block" } } });
+  it("denies where a hook that did not load would have run: a fresh clone before hookyard install", async () => {
+    const root = await fullWorkspace();
     await rm(join(root, ".hookyard", "store"), { recursive: true, force: true });
     const result = await claude(root, "PreToolUse", { tool_name: "Read", tool_input: { file_path: "a" } });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).hookSpecificOutput).toMatchObject({
       permissionDecision: "deny",
       permissionDecisionReason: expect.stringMatching(
-        /^Blocked by hook "seen": hook "seen" could not be loaded and blocks on error: /,
+        /^Blocked by hook "seen": hook "seen" could not be loaded: .*run `hookyard install`/,
       ),
     });
     // Not a blockable point: the agent goes on.
     expect(await claude(root, "PostToolUse")).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it('lets the call through where hookyard.json gives the missing hook onError "open"', async () => {
+    const root = await fullWorkspace({ hooks: { seen: { onError: "open" } } });
+    await rm(join(root, ".hookyard", "store"), { recursive: true, force: true });
+    const result = await claude(root, "PreToolUse", { tool_name: "Read", tool_input: { file_path: "a" } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain("deny");
+    expect(result.stderr).toMatch(/hook "seen" .* was skipped: /);
   });
 
   it("finds the workspace from the input's cwd, wherever it was started", async () => {

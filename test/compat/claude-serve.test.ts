@@ -286,7 +286,7 @@ describe("hookyard serve", () => {
     await workspaceFile(
       root,
       ".hookyard/rules/broken.md",
-      "---\nname: broken\nevent: bash\naction: blok\n---\nx\n",
+      "---\nname: broken\nevent: bash\naction: warn\nconditon: x\n---\nx\n",
     );
     await workspaceFile(root, "hookyard.json", JSON.stringify({ hooks: { guard: { enabled: false } } }));
     expect(await eventually(async () => (await decision()) === undefined)).toBe(true);

@@ -43,12 +43,13 @@ describe("rules: declared in hookyard.json, and set like any hook", () => {
     expect(chain.find((h) => h.name === "rules")?.priority).toBe(5);
   });
 
-  it("an invalid rules entry in hookyard.json is a config problem, the rest still loads", async () => {
+  it("an invalid rules entry in hookyard.json is a config problem and fails closed", async () => {
     const { hooks } = await rulesWorkspace({
       "hookyard.json": { rules: [{ name: "x", engine: "rules", dir: "p", format: "yaml" }] },
       ".hookyard/rules/r.md": ruleFile("event: bash\npattern: .", "r"),
     });
     expect(hooks.problems).toEqual([expect.objectContaining({ message: expect.stringContaining("format") })]);
-    expect((await hooks.dispatch("tool_before", toolBefore())).notices).toHaveLength(1);
+    // The entry's points are unknown, so it stands in at every blockable one; elsewhere the rest runs.
+    expect((await hooks.dispatch("tool_before", toolBefore())).blockedBy?.hook).toBe("x");
   });
 });

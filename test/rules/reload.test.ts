@@ -51,7 +51,7 @@ describe("rules: a broken file is a problem, the other rules still work", () => 
       ".hookyard/rules/good.md": ruleFile("event: bash\npattern: x", "still here"),
     });
     const dir = join(root, ".hookyard/rules");
-    expect(hooks.problems).toEqual([
+    expect(hooks.problems).toMatchObject([
       {
         name: "bad-operator",
         code: "RUN_ERR_HOOK_INVALID",
@@ -83,7 +83,33 @@ describe("rules: a broken file is a problem, the other rules still work", () => 
         (line) => line.includes("bad-operator.md") && line.includes("conditions[0].operator"),
       ),
     ).toBe(true);
-    expect(texts(await hooks.dispatch("tool_before", bash("x")))).toEqual(["[good] still here"]);
+    // Warn rules (the default action) never blocked anything: only a file whose front matter cannot
+    // be read, so that it may have been a block rule, fails closed until fixed.
+    const chain = hooks.list().find((c) => c.point === "tool_before")?.hooks ?? [];
+    expect(chain.filter((h) => h.engine === "broken").map((h) => h.name)).toEqual([
+      "bad-yaml",
+      "no-front-matter",
+    ]);
+    const outcome = await hooks.dispatch("tool_before", bash("x"));
+    expect(outcome.blockedBy).toMatchObject({
+      hook: "bad-yaml",
+      reason: expect.stringContaining(`fix ${dir}/bad-yaml.md`),
+    });
+  });
+
+  it("a block rule that does not compile fails closed; a warn rule that does not compile is left out", async () => {
+    const { hooks } = await rulesWorkspace({
+      ".hookyard/rules/guard.md": ruleFile(
+        "event: bash\naction: block\nconditions:\n  - field: comand\n    pattern: rm",
+      ),
+      ".hookyard/rules/good.md": ruleFile("event: bash\npattern: x", "still here"),
+    });
+    expect((await hooks.dispatch("tool_before", bash("x"))).blockedBy?.hook).toBe("guard");
+    const { hooks: warnOnly } = await rulesWorkspace({
+      ".hookyard/rules/note.md": ruleFile("event: bash\nconditions:\n  - field: comand\n    pattern: rm"),
+      ".hookyard/rules/good.md": ruleFile("event: bash\npattern: x", "still here"),
+    });
+    expect(texts(await warnOnly.dispatch("tool_before", bash("x")))).toEqual(["[good] still here"]);
   });
 
   it("after a change: the broken version is reported once and left out; fixed, it applies again", async () => {
@@ -130,8 +156,9 @@ describe("rules: a broken file is a problem, the other rules still work", () => 
     expect(hooks.problems.map((p) => [p.name, p.message])).toEqual([
       ["bomb", "front matter: Excessive alias count indicates a resource exhaustion attack"],
     ]);
+    // The bomb's front matter cannot be read, so whether it was a block rule is unknown: closed.
     const outcome = await hooks.dispatch("tool_before", bash("x"));
-    expect(texts(outcome)).toEqual(["[good] good"]);
+    expect(outcome.blockedBy?.hook).toBe("bomb");
   });
 
   it("past the file cap, the first files by name apply and the rest are reported once", async () => {

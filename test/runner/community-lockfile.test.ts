@@ -32,6 +32,13 @@ export default defineHook({
 const notices = async (hooks: Hooks) =>
   (await hooks.dispatch("tool_before", toolBefore())).notices.map((n) => `${n.hook}: ${n.text}`);
 
+/** The tool call was refused before any hook acted on it: by the stand-in of the hook that did not load. */
+const refusedBy = async (hooks: Hooks) => {
+  const outcome = await hooks.dispatch("tool_before", toolBefore());
+  expect(outcome.notices).toEqual([]);
+  return outcome.verdict === "block" ? outcome.blockedBy : undefined;
+};
+
 const listedAt = (hooks: Hooks, name: string) =>
   hooks
     .list()
@@ -107,8 +114,8 @@ export default defineHook({
     expect(found).not.toBe(expected);
 
     const { hooks, logger } = await load(root);
-    expect(hooks.problems).toEqual([
-      { name: "alpha", code: "RUN_ERR_STORE_MISMATCH", file, message: expect.any(String) },
+    expect(hooks.problems).toMatchObject([
+      { name: "alpha", code: "RUN_ERR_STORE_MISMATCH", file, points: ["tool_before"] },
     ]);
     const message = hooks.problems[0]?.message ?? "";
     expect(message).toContain(file);
@@ -116,7 +123,33 @@ export default defineHook({
     expect(message).toContain(`found ${found}`);
     expect(message).toContain("hookyard install");
     expect(message).toContain("hookyard verify");
-    expect(logger.errors).toEqual([`RUN_ERR_STORE_MISMATCH: hook "alpha" (${file}) was skipped: ${message}`]);
+    expect(logger.errors).toEqual([
+      `RUN_ERR_STORE_MISMATCH: hook "alpha" (${file}) could not be loaded and blocks at tool_before until fixed: ${message}; run \`hookyard install\``,
+    ]);
+    expect(await refusedBy(hooks)).toEqual({
+      hook: "alpha",
+      reason: `hook "alpha" could not be loaded: ${message}; run \`hookyard install\``,
+    });
+    expect(listedAt(hooks, "alpha")).toMatchObject({
+      engine: "broken",
+      broken: expect.stringContaining(found),
+    });
+  });
+
+  it('a hook that did not load and has onError "open" in hookyard.json is left out; the others run', async () => {
+    const root = await workspace({
+      ".hookyard/hooks/local.ts": localHook("local"),
+      "hookyard.json": { hooks: { alpha: { onError: "open" } } },
+    });
+    const { bundle } = await installFixture(root, [
+      { name: "alpha", source: noticeHook("alpha", '"alpha ran"'), hookyard: { events: ["tool_before"] } },
+      { name: "beta", source: noticeHook("beta", '"beta ran"'), hookyard: { events: ["tool_before"] } },
+    ]);
+    await flipByte(bundle.alpha as string, (text) => text.indexOf("alpha ran"));
+    const { hooks, logger } = await load(root);
+    expect(logger.errors).toEqual([
+      expect.stringMatching(/^RUN_ERR_STORE_MISMATCH: hook "alpha" .* was skipped: /),
+    ]);
     expect(await notices(hooks)).toEqual(["local: local ran", "beta: beta ran"]);
     expect(listedAt(hooks, "alpha")).toBeUndefined();
   });
@@ -136,7 +169,7 @@ export default defineHook({
     expect(hooks.problems).toMatchObject([{ name: "beta", code: "RUN_ERR_STORE_MISMATCH", file }]);
     expect(hooks.problems[0]?.message).toContain(`expected ${lock.packages.beta?.files["package.json"]}`);
     expect(hooks.problems[0]?.message).toContain(`found ${computeIntegrity(await readFile(file))}`);
-    expect(await notices(hooks)).toEqual(["alpha: alpha ran"]);
+    expect((await refusedBy(hooks))?.hook).toBe("beta");
   });
 
   it("compiles the bytes it verified: a bundle swapped after loading does not run", async () => {
@@ -263,12 +296,14 @@ export default defineHook({
       const root = await workspace({ ".hookyard/hooks/local.ts": localHook("local"), [lockFileName]: text });
       const { hooks, logger } = await load(root);
       const file = join(root, lockFileName);
-      expect(hooks.problems).toEqual([
+      expect(hooks.problems).toMatchObject([
         { name: lockFileName, code: "RUN_ERR_LOCK_INVALID", file, message: expect.stringContaining(says) },
       ]);
       expect(hooks.problems[0]?.message).toContain("no community hook was loaded");
       expect(logger.errors[0]).toMatch(/^RUN_ERR_LOCK_INVALID: hook "hookyard.lock" /);
-      expect(await notices(hooks)).toEqual(["local: local ran"]);
+      // Which guards it pinned is unknown: every blockable point fails closed until the lock is fixed.
+      expect((await refusedBy(hooks))?.hook).toBe(lockFileName);
+      expect((await hooks.dispatch("tool_after", { ...toolBefore(), result: "" })).verdict).toBe("allow");
     },
   );
 
@@ -280,7 +315,7 @@ export default defineHook({
     ]);
     await rm(store.alpha as string, { recursive: true });
     const { hooks } = await load(root);
-    expect(hooks.problems).toEqual([
+    expect(hooks.problems).toMatchObject([
       {
         name: "alpha",
         code: "RUN_ERR_STORE_MISMATCH",
@@ -288,7 +323,12 @@ export default defineHook({
         message: expect.stringContaining("run `hookyard install`"),
       },
     ]);
-    expect(await notices(hooks)).toEqual(["beta: beta ran"]);
+    // A fresh clone before `hookyard install`: the guard is not in the store, and the call is refused.
+    const refusal = await refusedBy(hooks);
+    expect(refusal).toMatchObject({
+      hook: "alpha",
+      reason: expect.stringContaining("run `hookyard install`"),
+    });
   });
 
   it("refuses a lock entry that points a name at another package's bytes, or lists no hash for the bundle", async () => {
@@ -308,7 +348,7 @@ export default defineHook({
     await writeFile(join(root, lockFileName), formatLockfile(edited));
 
     const { hooks } = await load(root);
-    expect(hooks.problems).toEqual([
+    expect(hooks.problems).toMatchObject([
       {
         name: "beta",
         code: "RUN_ERR_LOCK_INVALID",
@@ -322,7 +362,7 @@ export default defineHook({
         message: expect.stringContaining("its name is alpha"),
       },
     ]);
-    expect(await notices(hooks)).toEqual([]);
+    expect((await refusedBy(hooks))?.hook).toBe("beta");
   });
 
   it("a community hook may not take the name of a workspace hook", async () => {
@@ -335,7 +375,7 @@ export default defineHook({
       },
     ]);
     const { hooks } = await load(root);
-    expect(hooks.problems).toEqual([
+    expect(hooks.problems).toMatchObject([
       {
         name: "alpha",
         code: "RUN_ERR_HOOK_INVALID",
@@ -343,6 +383,9 @@ export default defineHook({
         message: `the name is already used by ${join(root, ".hookyard", "hooks", "alpha.ts")}`,
       },
     ]);
-    expect(await notices(hooks)).toEqual(["alpha: alpha ran"]);
+    expect(await refusedBy(hooks)).toMatchObject({
+      hook: "alpha",
+      reason: expect.stringContaining("uninstall one"),
+    });
   });
 });

@@ -113,19 +113,15 @@ export default defineHook({
     ]);
   });
 
-  it("reports a file with a syntax error and a file that exports no hook, and runs the rest", async () => {
+  it("reports a file with a syntax error and a file that exports no hook; both fail closed where a hook can block", async () => {
     const { root, hooks, logger } = await workspace({
       ".hookyard/hooks/broken.ts": `import { defineHook } from "hookyard";\nexport default defineHook({ name: "broken", on: {`,
       ".hookyard/hooks/not-a-hook.mjs": `export default { hello: "world" };`,
       ".hookyard/hooks/fine.mjs": injectingHook("fine"),
     });
-    expect(hooks.problems).toEqual([
-      {
-        name: "broken",
-        code: "RUN_ERR_HOOK_LOAD",
-        file: join(root, ".hookyard/hooks/broken.ts"),
-        message: expect.stringContaining("line 2"),
-      },
+    const broken = join(root, ".hookyard/hooks/broken.ts");
+    expect(hooks.problems).toMatchObject([
+      { name: "broken", code: "RUN_ERR_HOOK_LOAD", file: broken, message: expect.stringContaining("line 2") },
       {
         name: "not-a-hook",
         code: "RUN_ERR_HOOK_INVALID",
@@ -133,17 +129,38 @@ export default defineHook({
         message: expect.stringContaining("not a valid hook definition"),
       },
     ]);
-    expect(logger.errors.join("\n")).toMatch(/RUN_ERR_HOOK_LOAD: hook "broken" \(.*broken\.ts\) was skipped/);
     expect(logger.errors.join("\n")).toMatch(
-      /RUN_ERR_HOOK_INVALID: hook "not-a-hook" \(.*not-a-hook\.mjs\) was skipped/,
+      /RUN_ERR_HOOK_LOAD: hook "broken" \(.*broken\.ts\) could not be loaded and blocks at turn_before, tool_before until fixed/,
     );
-    expect(names(hooks, "tool_before")).toEqual(["fine", "audit-log"]);
+    expect(logger.errors.join("\n")).toMatch(
+      /RUN_ERR_HOOK_INVALID: hook "not-a-hook" \(.*not-a-hook\.mjs\) could not/,
+    );
+    expect(names(hooks, "tool_before")).toEqual(["broken", "not-a-hook", "fine", "audit-log"]);
+    expect(names(hooks, "tool_after")).toEqual(["audit-log"]);
 
+    const outcome = await hooks.dispatch("tool_before", toolBefore());
+    expect(outcome.verdict).toBe("block");
+    expect(outcome.blockedBy?.hook).toBe("broken");
+    expect(outcome.blockedBy?.reason).toContain(`line 2`);
+    expect(outcome.blockedBy?.reason).toContain(`fix ${broken}`);
+    expect(outcome.injects).toEqual([]);
+    expect((await hooks.dispatch("tool_after", { ...toolBefore(), result: "" })).verdict).toBe("allow");
+  });
+
+  it('runs the rest when hookyard.json gives the hooks that did not load onError "open"', async () => {
+    const { hooks } = await workspace({
+      "hookyard.json": { hooks: { broken: { onError: "open" }, "not-a-hook": { onError: "open" } } },
+      ".hookyard/hooks/broken.ts": `export default { name: "broken", on: {`,
+      ".hookyard/hooks/not-a-hook.mjs": `export default { hello: "world" };`,
+      ".hookyard/hooks/fine.mjs": injectingHook("fine"),
+    });
+    expect(hooks.problems.map((p) => p.name)).toEqual(["broken", "not-a-hook"]);
+    expect(names(hooks, "tool_before")).toEqual(["fine", "audit-log"]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.injects).toEqual([{ hook: "fine", text: "fine" }]);
   });
 
-  it("skips an invalid rule in hookyard.json, reporting it, while the other rules run", async () => {
+  it("reports an invalid rule in hookyard.json; it blocks at its own points, the other points run", async () => {
     const { hooks } = await workspace({
       "hookyard.json": {
         rules: [
@@ -154,7 +171,9 @@ export default defineHook({
     });
     expect(hooks.problems.map((p) => p.name)).toEqual(["lint"]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
-    expect(outcome.injects).toEqual([{ hook: "note", text: "Be careful." }]);
+    expect(outcome.blockedBy?.hook).toBe("lint");
+    expect(outcome.injects).toEqual([]);
+    expect(names(hooks, "turn_before") ?? []).toEqual([]);
   });
 
   it("keeps one bundle per hook file in the cache, removing older ones once they are a minute old", async () => {
@@ -226,10 +245,11 @@ describe("loadHooks: overrides in hookyard.json", () => {
     expect(existsSync(join(root, ".hookyard", "logs", "audit.jsonl"))).toBe(false);
   });
 
-  it("skip a hook whose override is invalid, rather than run it as nobody configured it", async () => {
+  it("skip an observer whose override is invalid, rather than run it as nobody configured it", async () => {
     const { hooks, logger } = await workspace({
       "hookyard.json": { hooks: { "audit-log": { enabled: "no" } } },
     });
+    // audit-log runs in the background: it never blocked anything, so nothing stands in for it.
     expect(hooks.list().flatMap((chain) => chain.hooks)).toEqual([]);
     expect(hooks.problems).toEqual([
       expect.objectContaining({ name: "audit-log", code: "RUN_ERR_CONFIG_INVALID" }),
@@ -248,7 +268,23 @@ describe("loadHooks: overrides in hookyard.json", () => {
     expect(hooks.problems).toEqual([
       expect.objectContaining({ name: "slow", message: expect.stringContaining('"timeout"') }),
     ]);
-    expect(names(hooks, "tool_before")).toEqual(["audit-log"]);
+    expect(names(hooks, "tool_before")).toEqual(["slow", "audit-log"]);
+    expect(listed(hooks, "tool_before", "slow")).toMatchObject({ engine: "broken" });
+  });
+
+  it('a guard whose override is invalid (enabled: "no") is not switched off: it blocks at its points', async () => {
+    const { hooks } = await workspace({
+      "hookyard.json": { hooks: { guard: { enabled: "no" } } },
+      ".hookyard/hooks/guard.mjs": `export default { name: "guard", on: { tool_after: () => {}, tool_before: () => ({ block: "guarded" }) } };`,
+    });
+    const outcome = await hooks.dispatch("tool_before", toolBefore({ tool: "read_file" }));
+    expect(outcome.blockedBy).toEqual({
+      hook: "guard",
+      reason: expect.stringMatching(
+        /^hook "guard" could not be loaded: hooks\.guard\.enabled: .*; fix .*hookyard\.json$/,
+      ),
+    });
+    expect(names(hooks, "turn_before") ?? []).toEqual([]);
   });
 
   it("change a workspace hook's priority and matcher", async () => {
@@ -377,16 +413,19 @@ describe("a broken workspace layout", () => {
 });
 
 describe("a hook file that throws something unprintable while it loads", () => {
-  it("is reported and skipped, and the other hooks still load", async () => {
+  it("is reported, fails closed, and the other hooks still load", async () => {
     const { hooks, logger } = await workspace({
       ".hookyard/hooks/a-bad.mjs": "throw Object.create(null);",
       ".hookyard/hooks/b-good.mjs":
         'export default { name: "good", on: { tool_before: () => ({ notice: "hi" }) } };',
     });
     expect(hooks.problems).toMatchObject([{ name: "a-bad", code: "RUN_ERR_HOOK_LOAD" }]);
-    expect(logger.errors).toEqual([expect.stringMatching(/hook "a-bad" \(.*\) was skipped/)]);
+    expect(logger.errors).toEqual([
+      expect.stringMatching(/hook "a-bad" \(.*\) could not be loaded and blocks/),
+    ]);
+    expect(names(hooks, "tool_before")).toEqual(["a-bad", "good", "audit-log"]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
-    expect(outcome.notices).toEqual([{ hook: "good", text: "hi" }]);
+    expect(outcome.blockedBy?.reason).toContain("(a thrown value that cannot be shown as text)");
   });
 
   describe("loadHooks: telling the user", () => {
@@ -406,7 +445,7 @@ describe("a hook file that throws something unprintable while it loads", () => {
         },
       });
       expect(logger.errors).toEqual([
-        expect.stringMatching(/hook "lint" .* was skipped: rules\[0\]\.command/),
+        expect.stringMatching(/hook "lint" .* blocks at tool_before until fixed: rules\[0\]\.command/),
       ]);
       expect(logger.warnings).toEqual([]);
     });

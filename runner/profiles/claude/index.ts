@@ -18,7 +18,6 @@ export {
 } from "./events.js";
 export { type ClaudeEventOptions, handleClaudeEvent } from "./handle.js";
 export { type ClaudeAgentInfo, type ClaudeInputCtx, ClaudeInputError, claudeInputToCtx } from "./input.js";
-export { failClosedOnLoad } from "./load-failures.js";
 export { type ClaudeAnswer, type ClaudeOutcomeOptions, claudeOutcome, emptyAnswer } from "./output.js";
 export { type ClaudeInputDefaults, claudeAgentOf, claudeInputFromCtx } from "./reverse.js";
 export { capText, outputCap } from "./text.js";
