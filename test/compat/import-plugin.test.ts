@@ -284,7 +284,7 @@ describe("hookyard import claude-plugin", () => {
     const bad = await fresh.run("import", "claude-plugin", badMatcher);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
-      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "Bash\(" is not a valid regex/,
+      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "Bash\(" is not a valid JavaScript regular expression/,
     );
   });
 
