@@ -132,9 +132,7 @@ function isCheap(regex: RegExp, textLength: number): boolean {
   const places = textLength + 1;
   // Most matchers (names, literals, short patterns) settle here without a logarithm.
   if (shape.unbounded === 0 && shape.logPaths === 0) return places * shape.length <= directSteps;
-  return (
-    Math.log(places) * (1 + shape.unbounded) + Math.log(shape.length) + shape.logPaths <= logDirect
-  );
+  return Math.log(places) * (1 + shape.unbounded) + Math.log(shape.length) + shape.logPaths <= logDirect;
 }
 
 type Scope = { tests: readonly RegexTest[]; results: BoundedAnswer[]; at: number };

@@ -1,4 +1,4 @@
-import { compilePattern, type BoundedAnswer, testBounded } from "../regex.js";
+import { type BoundedAnswer, compilePattern, testBounded } from "../regex.js";
 
 /** A test of one input field's value (a tool name, a session source, …); "timeout" when the budget stopped it. */
 export type AgentMatch = (value: string) => BoundedAnswer;

@@ -88,7 +88,9 @@ describe("a publish is refused, with nothing stored", () => {
     ] as const) {
       const tarball = await hookPackage({
         name: "guard",
-        manifest: { hookyard: { ...(manifest.hookyard as object), matcher: { tool: "^bash$", args: pattern } } },
+        manifest: {
+          hookyard: { ...(manifest.hookyard as object), matcher: { tool: "^bash$", args: pattern } },
+        },
       });
       const message = await expectRefused(
         reg,
