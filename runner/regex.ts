@@ -114,7 +114,7 @@ export function runBounded(tests: readonly RegexTest[]): BoundedAnswer[] {
 interface Shape {
   /** log(ways one place can be matched, whatever the text): alternatives, fixed repeats of them. */
   logPaths: number;
-  /** Unbounded quantifiers (* + {n,}), each counted as often as it recurs at one place: each tries up to the text's length. */
+  /** Unbounded quantifiers (* + {n,}) and backreferences, each counted as often as it recurs at one place: each costs up to the text's length. */
   unbounded: number;
   length: number;
   /** g and y flags make `test` stateful; such a regex always runs in the script, which resets nothing either way. */
@@ -395,6 +395,10 @@ function measure(root: Node, caseless: boolean): Shape {
         walk(node.body, times * node.max);
         return;
       }
+      case "backref":
+        // Comparing a captured text costs up to its length: count it like an unbounded quantifier.
+        shape.unbounded += times === Number.POSITIVE_INFINITY ? 1 : times;
+        return;
       default:
         return;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, maxInputLength, maxPatternLength } from "../../runner/regex.js";
+import { compilePattern, maxInputLength, maxPatternLength, testBounded } from "../../runner/regex.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
@@ -121,5 +121,21 @@ describe("compilePattern: the nested-quantifier check", () => {
 
   it("refuses what is not a JavaScript regex, saying so", () => {
     expect(compilePattern("(?i)rm", "")).toMatch(/^is not a valid JavaScript regular expression/);
+  });
+});
+
+describe("testBounded: the run-time half of the policy", () => {
+  it("answers plain tests directly and correctly, on short and cut texts", () => {
+    const names = compilePattern("^(bash|write_file)$") as RegExp;
+    expect([testBounded(names, "bash"), testBounded(names, "read_file")]).toEqual([true, false]);
+    const rm = compilePattern("rm\\s+-rf") as RegExp;
+    expect(testBounded(rm, `${"x".repeat(5_000)} rm  -rf`)).toBe(true);
+    expect(testBounded(rm, `${" ".repeat(maxInputLength)}rm -rf`)).toBe(false); // past the cut
+  });
+
+  it("runs a regex the policy did not compile within the budget, whatever its shape", () => {
+    const started = performance.now();
+    expect(testBounded(/(a+)+$/, `${"a".repeat(40)}!`)).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
