@@ -27,6 +27,7 @@ const messages = {
   CLI_ERR_DEMO: "The demo could not run",
   CLI_ERR_WORKSPACE_BUSY: "Another hookyard is changing this workspace's community hooks",
   CLI_ERR_MANIFEST_INVALID: "package.json is missing or is not a valid hook package manifest",
+  CLI_ERR_UNSAFE_MATCHER: "A hookyard.matcher pattern is too long, not a regex, or can take exponential time",
   CLI_ERR_BUNDLE: "The hook cannot be packed as one module with no imports",
   CLI_ERR_TARBALL_INVALID: "The tarball is not a package the registry would accept",
   CLI_ERR_SERVE_LISTEN: "hookyard serve cannot listen on that address, port or socket",

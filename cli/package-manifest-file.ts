@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describeIssues } from "../runner/errors.js";
-import { type PackageManifest, packageManifestSchema } from "../runner/manifest.js";
+import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "../runner/manifest.js";
 import { CliError } from "./errors.js";
 
 export interface ManifestFile {
@@ -11,7 +11,7 @@ export interface ManifestFile {
   manifest: PackageManifest;
 }
 
-/** A package folder's package.json, checked as the registry will check it: every bad field is named. */
+/** A package folder's package.json, checked as the registry will check it: every bad field is named, every matcher passes the regex policy. */
 export async function readManifestFile(dir: string): Promise<ManifestFile> {
   const file = join(dir, "package.json");
   let bytes: Buffer;
@@ -36,6 +36,11 @@ export async function readManifestFile(dir: string): Promise<ManifestFile> {
       "CLI_ERR_MANIFEST_INVALID",
       `${file} is not a valid hook package manifest: ${describeIssues(parsed.error)}`,
     );
+  }
+  const unsafe = unsafeMatcher(parsed.data.hookyard);
+  if (unsafe !== undefined) {
+    // The registry's check (REG_ERR_UNSAFE_MATCHER), before anything is bundled or uploaded.
+    throw new CliError("CLI_ERR_UNSAFE_MATCHER", `${file} has a matcher hookyard will not run: ${unsafe}`);
   }
   return { file, bytes, manifest: parsed.data };
 }

@@ -30,7 +30,9 @@ export async function readTarballPackage(file: string): Promise<PackageTarball> 
       error instanceof TarballError
         ? "CLI_ERR_TARBALL_INVALID"
         : error instanceof RegistryError
-          ? "CLI_ERR_MANIFEST_INVALID"
+          ? error.code === "REG_ERR_UNSAFE_MATCHER"
+            ? "CLI_ERR_UNSAFE_MATCHER"
+            : "CLI_ERR_MANIFEST_INVALID"
           : undefined;
     if (!code) throw error;
     const { message, code: reason } = error as TarballError | RegistryError;

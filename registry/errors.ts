@@ -34,6 +34,10 @@ const catalogue = {
   REG_ERR_MANIFEST_MISSING: [400, "The tarball has no package/package.json"],
   REG_ERR_MANIFEST_INVALID: [400, "The package.json is not a valid hook package manifest"],
   REG_ERR_MAIN_MISSING: [400, "The file named by hookyard.main is not in the tarball"],
+  REG_ERR_UNSAFE_MATCHER: [
+    400,
+    "A hookyard.matcher pattern is too long, not a regex, or can take exponential time",
+  ],
   REG_ERR_TARBALL_GZIP_TOO_LARGE: [413, "The tarball is larger than the registry accepts"],
   REG_ERR_TARBALL_CORRUPT: [400, "The tarball is not a readable gzip-compressed tar archive"],
   REG_ERR_TARBALL_TOO_LARGE: [413, "The tarball unpacks to more bytes than the registry accepts"],

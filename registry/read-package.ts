@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { describeIssues } from "../runner/errors.js";
-import { type PackageManifest, packageManifestSchema } from "../runner/manifest.js";
+import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "../runner/manifest.js";
 import { requestedGrants } from "../sandbox/capabilities.js";
 import { RegistryError } from "./errors.js";
 import type { InspectedTarball } from "./tarball/inspect.js";
@@ -21,8 +21,8 @@ const readmeNames = ["readme.md", "readme.markdown", "readme", "readme.txt"];
 
 /**
  * Reads and checks package.json from an inspected tarball: it must be a valid hook manifest
- * (every bad field listed), name and version must match the URL, and hookyard.main must be a
- * file in the tarball.
+ * (every bad field listed), its matchers must pass the regex policy, name and version must match
+ * the URL, and hookyard.main must be a file in the tarball.
  */
 export function readPackage(contents: InspectedTarball, name: string, version: string): PackageFacts {
   const file = contents.files.find((f) => f.path === "package.json");
@@ -49,6 +49,13 @@ export function readPackage(contents: InspectedTarball, name: string, version: s
     );
   }
   const manifest = parsed.data;
+  const unsafe = unsafeMatcher(manifest.hookyard);
+  if (unsafe !== undefined) {
+    throw new RegistryError(
+      "REG_ERR_UNSAFE_MATCHER",
+      `package.json has a matcher hookyard will not run: ${unsafe}`,
+    );
+  }
   if (manifest.name !== name) {
     throw new RegistryError(
       "REG_ERR_NAME_MISMATCH",

@@ -1,10 +1,10 @@
 import { applyDecision, parseDecision } from "./effects.js";
-import { errorText, RunnerError } from "./errors.js";
+import { errorText, RunnerError, type RunnerErrorCode } from "./errors.js";
 import { type AnyCtx, blockable, type Effect, type Point } from "./events.js";
 import type { ChainVerdict, HookApi } from "./hook.js";
 import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
-import { always, compileMatcher, type MatchTest } from "./matcher.js";
+import { always, compileMatcher, type LateMatch, lateMatchText, type MatchTest } from "./matcher.js";
 import type { ChainOutcome, HookRun } from "./outcome.js";
 import { type BatchAnswer, originOrder, type Rule, type RuleBatch } from "./rule.js";
 import { Stopwatch } from "./stopwatch.js";
@@ -131,7 +131,10 @@ export class Dispatcher {
   /** Whether the hook runs; a ctx value its matcher cannot read (a throwing getter) is its failure. */
   private match(entry: Entry, outcome: ChainOutcome, stopwatch: Stopwatch): "run" | "skip" | "stop" {
     try {
-      return entry.matches?.(outcome.ctx) === false ? "skip" : "run";
+      const answer = entry.matches?.(outcome.ctx);
+      if (answer === false) return "skip";
+      if (typeof answer === "object") this.late(entry, outcome, answer);
+      return "run";
     } catch (error) {
       return this.fail(entry, outcome, undefined, stopwatch, error) ? "stop" : "skip";
     }
@@ -171,12 +174,13 @@ export class Dispatcher {
     for (let next = start + 1; next < chain.length; next++) {
       const entry = chain[next] as Entry;
       if (entry.rule.batch !== batch) break;
-      let matched = true;
+      let matched: boolean | LateMatch = true;
       try {
         matched = entry.matches?.(outcome.ctx) ?? true;
       } catch {
         break; // the main loop tests it again and reports the failure in its place
       }
+      if (typeof matched === "object") this.late(entry, outcome, matched);
       if (matched) members.push({ entry, index: next });
     }
     const rules = members.map((m) => m.entry.rule);
@@ -285,9 +289,20 @@ export class Dispatcher {
     return true;
   }
 
-  private warn(outcome: ChainOutcome, hook: string, point: Point, message: string): void {
+  private warn(
+    outcome: ChainOutcome,
+    hook: string,
+    point: Point,
+    message: string,
+    code: RunnerErrorCode = "RUN_ERR_EFFECT_DROPPED",
+  ): void {
     this.options.logger.warn(`hook "${hook}" at ${point} ${message}`);
-    outcome.warnings.push({ hook, point, code: "RUN_ERR_EFFECT_DROPPED", message });
+    outcome.warnings.push({ hook, point, code, message });
+  }
+
+  /** A matcher test stopped by the regex budget counts as a match (see LateMatch); it is said, every time. */
+  private late(entry: Entry, outcome: ChainOutcome, late: LateMatch): void {
+    this.warn(outcome, entry.rule.name, outcome.point, lateMatchText(late), "RUN_ERR_MATCHER_TIMEOUT");
   }
 
   private within<T>(
@@ -346,7 +361,7 @@ export class Dispatcher {
       ...(outcome.blockedBy ? { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } : {}),
     };
     for (const entry of entries) {
-      let matched = true;
+      let matched: boolean | LateMatch = true;
       try {
         matched = entry.matches?.(outcome.ctx) ?? true;
       } catch (error) {
@@ -354,6 +369,7 @@ export class Dispatcher {
         continue;
       }
       if (!matched) continue;
+      if (typeof matched === "object") this.late(entry, outcome, matched);
       if (this.pending.size >= this.backgroundLimit) {
         this.warn(
           outcome,

@@ -12,6 +12,7 @@ const messages = {
   RUN_ERR_CONFIG_INVALID: "hookyard.json is invalid",
   RUN_ERR_CONFIG_UNREADABLE: "hookyard.json could not be read",
   RUN_ERR_BAD_MATCHER: "Matcher is invalid",
+  RUN_ERR_MATCHER_TIMEOUT: "A matcher ran out of its time budget on an input; the hook ran",
   RUN_ERR_STATE_INVALID: "State value is not JSON-serialisable",
   RUN_ERR_STATE_CORRUPT: "State file is not valid JSON",
   RUN_ERR_SCRIPT_INVALID: "Model script is invalid",

@@ -2,7 +2,8 @@ import semver from "semver";
 import { z } from "zod";
 import { capabilityRequestSchema } from "../sandbox/capabilities.js";
 import { effects, type Point, points } from "./events.js";
-import { hookSettingsSchema } from "./hook.js";
+import { hookSettingsSchema, type Matcher } from "./hook.js";
+import { patternIssue } from "./regex.js";
 
 /**
  * A community hook package's manifest: its package.json, with the usual npm fields and a
@@ -66,3 +67,19 @@ export const packageManifestSchema = z.looseObject({
   hookyard: hookManifestSchema,
 });
 export type PackageManifest = z.output<typeof packageManifestSchema>;
+
+/**
+ * The first `hookyard.matcher` pattern the regex policy (runner/regex.ts) refuses, as a message that
+ * names its field, shows the pattern and says why and what to do; undefined when every one passes.
+ * The registry refuses such a package at publish and `hookyard pack` before it, so no agent ever
+ * installs a matcher its runner would refuse (RUN_ERR_BAD_MATCHER) or that could stall it.
+ */
+export function unsafeMatcher(hookyard: { matcher?: Matcher | undefined }): string | undefined {
+  for (const [field, pattern] of Object.entries(hookyard.matcher ?? {})) {
+    const reason = patternIssue(pattern);
+    if (reason === undefined) continue;
+    const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
+    return `hookyard.matcher.${field}: the pattern ${JSON.stringify(shown)} ${reason}`;
+  }
+  return undefined;
+}

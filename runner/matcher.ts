@@ -1,8 +1,23 @@
 import { RunnerError } from "./errors.js";
 import { type AnyCtx, matchableFields, type Point, points } from "./events.js";
 import type { Matcher } from "./hook.js";
+import { compilePattern, matchBudgetMs, testBounded } from "./regex.js";
 
-export type MatchTest = (ctx: AnyCtx) => boolean;
+/**
+ * A matcher's test was stopped by the regex budget (runner/regex.ts) on this ctx. It counts as a
+ * match: the hook runs. A guard is written to block what its matcher selects; if a crafted, slow
+ * input counted as "no match", that input would be exactly the one that skips the guard. Running
+ * a hook that did not need to run costs a call; skipping a guard costs the check. The dispatcher
+ * warns, naming the hook and the field, so the pattern can be simplified.
+ */
+export interface LateMatch {
+  late: true;
+  field: string;
+  pattern: string;
+}
+
+/** true or false, or a LateMatch (which counts as true: test it with `=== false` or truthiness). */
+export type MatchTest = (ctx: AnyCtx) => boolean | LateMatch;
 
 export const always: MatchTest = () => true;
 
@@ -10,7 +25,8 @@ export const always: MatchTest = () => true;
  * Compiles `{ field: "regex" }` once per point, so dispatch only runs regexes. A field the point
  * does not carry is not tested there (a `tool` matcher does not stop a hook at agent_after); a field
  * the point carries but the ctx lacks fails the match. Every field must exist at one of the points,
- * except `agent.<key>`: see agentKey.
+ * except `agent.<key>`: see agentKey. Patterns go through the one regex policy (runner/regex.ts):
+ * one it refuses is RUN_ERR_BAD_MATCHER here, at load; tests run bounded at dispatch.
  */
 export function compileMatcher(
   matcher: Matcher | undefined,
@@ -31,24 +47,42 @@ export function compileMatcher(
         { hook },
       );
     }
-    try {
-      return { field, key, re: new RegExp(pattern) };
-    } catch (error) {
-      throw new RunnerError(
-        "RUN_ERR_BAD_MATCHER",
-        `hook "${hook}": matcher "${field}" is not a valid regex: ${pattern}`,
-        {
-          hook,
-          cause: error,
-        },
-      );
+    const re = compilePattern(pattern);
+    if (typeof re === "string") {
+      throw new RunnerError("RUN_ERR_BAD_MATCHER", matcherIssueText(hook, field, pattern, re), { hook });
     }
+    return { field, key, re, pattern };
   });
   for (const point of hookPoints) {
     const here = compiled.filter((test) => testedAt(test, point));
-    tests.set(point, here.length === 0 ? always : (ctx) => here.every((test) => passes(ctx, test)));
+    tests.set(point, here.length === 0 ? always : (ctx) => passesAll(ctx, here));
   }
   return tests;
+}
+
+/** What RUN_ERR_BAD_MATCHER says: which hook, field and pattern, why, and what to do (the reason ends with it). */
+export function matcherIssueText(hook: string, field: string, pattern: string, reason: string): string {
+  const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
+  return `hook "${hook}": matcher "${field}" pattern ${JSON.stringify(shown)} ${reason}`;
+}
+
+/** Every field must match; the first that fails ends it. A stopped test counts as a match (LateMatch). */
+function passesAll(ctx: AnyCtx, tests: readonly FieldTest[]): boolean | LateMatch {
+  let late: LateMatch | undefined;
+  for (const test of tests) {
+    const answer = passes(ctx, test);
+    if (answer === false) return false;
+    if (answer === "timeout") late ??= { late: true, field: test.field, pattern: test.pattern };
+  }
+  return late ?? true;
+}
+
+/** The warning for a LateMatch, with the hook's name. */
+export function lateMatchText(late: LateMatch): string {
+  return (
+    `ran: its matcher "${late.field}" took more than ${matchBudgetMs} ms on this input and was stopped, ` +
+    `so it counts as a match (a guard still checks); simplify the pattern ${JSON.stringify(late.pattern.slice(0, 80))}`
+  );
 }
 
 /** One field of a matcher; `key` is set for `agent.<key>`. */
@@ -56,6 +90,7 @@ interface FieldTest {
   field: string;
   key: string | undefined;
   re: RegExp;
+  pattern: string;
 }
 
 /**
@@ -77,14 +112,14 @@ function testedAt({ field, key }: FieldTest, point: Point): boolean {
 }
 
 /** A ctx without `agent` (our own loop) fails an `agent.*` test, as a missing field does. */
-function passes(ctx: AnyCtx, { field, key, re }: FieldTest): boolean {
-  if (key === undefined) return field in ctx && re.test(asText(ctx[field]));
+function passes(ctx: AnyCtx, { field, key, re }: FieldTest): boolean | "timeout" {
+  if (key === undefined) return field in ctx && testBounded(re, asText(ctx[field]));
   const agent = ctx.agent;
   return (
     typeof agent === "object" &&
     agent !== null &&
     key in agent &&
-    re.test(asText((agent as Record<string, unknown>)[key]))
+    testBounded(re, asText((agent as Record<string, unknown>)[key]))
   );
 }
 

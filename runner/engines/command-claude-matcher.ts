@@ -1,30 +1,26 @@
-/** A test of one input field's value (a tool name, a session source, …). */
-export type AgentMatch = (value: string) => boolean;
+import { type BoundedAnswer, compilePattern, testBounded } from "../regex.js";
+
+/** A test of one input field's value (a tool name, a session source, …); "timeout" when the budget stopped it. */
+export type AgentMatch = (value: string) => BoundedAnswer;
 
 /** Names and `|` lists of names: compared exactly, as that agent does; anything else is a regex. */
 const plainNames = /^[A-Za-z0-9_|]+$/;
-/** A matcher is a short pattern; past this it is a mistake (or an attempt to make matching slow). */
-const patternCap = 1_000;
 
 /**
  * That agent's matcher semantics: absent, "" and "*" match everything; `Bash` and `Edit|Write`
  * match those names exactly; anything else (`Notebook.*`, `mcp__.*__write`) is an unanchored,
- * case-sensitive regex. Throws on a pattern that is not a valid regex.
+ * case-sensitive regex, compiled and run under the one regex policy (runner/regex.ts). Throws on a
+ * pattern that policy refuses (too long, not a regex, exponential), saying why.
  */
 export function compileAgentMatcher(pattern: string | undefined): AgentMatch {
   if (pattern === undefined || pattern === "" || pattern === "*") return () => true;
-  if (pattern.length > patternCap) throw new Error(`is longer than ${patternCap} characters`);
+  const regex = compilePattern(pattern);
+  if (typeof regex === "string") throw new Error(regex);
   if (plainNames.test(pattern)) {
     const names = new Set(pattern.split("|").filter((name) => name !== ""));
     return (value) => names.has(value);
   }
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern);
-  } catch (error) {
-    throw new Error(`is not a valid regex (${(error as Error).message})`);
-  }
-  return (value) => regex.test(value);
+  return (value) => testBounded(regex, value);
 }
 
 /** Why `pattern` cannot be used, or undefined. */

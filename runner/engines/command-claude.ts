@@ -1,5 +1,6 @@
 import type { Point } from "../events.js";
 import type { Matcher } from "../hook.js";
+import { matchBudgetMs } from "../regex.js";
 import { defaults, type Rule } from "../rule.js";
 import { claudeAnswer } from "./command-claude-answer.js";
 import { claudeProfilePoints, matcherFieldOf } from "./command-claude-events.js";
@@ -69,8 +70,15 @@ export function claudeCommandRule(config: ClaudeCommandConfig, context: CompileC
     run: async (point: Point, ctx, api) => {
       const input = claudeHookInput(point, ctx, context.root);
       const field = matcherFieldOf(String(input.hook_event_name));
-      if (agentMatcher !== undefined && field !== undefined && !matches(String(input[field] ?? ""))) {
-        return undefined;
+      if (agentMatcher !== undefined && field !== undefined) {
+        const answer = matches(String(input[field] ?? ""));
+        if (answer === false) return undefined;
+        // Stopped by the regex budget: it counts as a match, so a guard still checks (runner/matcher.ts, LateMatch).
+        if (answer === "timeout") {
+          api.log(
+            `warning: matcher ${JSON.stringify(agentMatcher.slice(0, 80))} on "${field}" took more than ${matchBudgetMs} ms on this input and was stopped, so the hook runs; simplify the pattern`,
+          );
+        }
       }
       // What that agent gives its hooks, beside what hookyard gives every command hook.
       const env = {

@@ -1,8 +1,8 @@
 import { legalEffects, type Point } from "../events.js";
+import { compilePattern } from "../regex.js";
 import { type FieldReader, fieldReader, fieldsAt, isToolPoint } from "./fields.js";
 import type { EventTarget, FormatSpec } from "./formats.js";
 import { readFrontMatter } from "./front-matter.js";
-import { compilePattern } from "./regex.js";
 import { RuleFileError } from "./rule-file-error.js";
 import { type Operator, type RuleSpec, readRuleSpec } from "./rule-spec.js";
 

@@ -1,7 +1,7 @@
 import type { AnyCtx, Point } from "../events.js";
+import { matchBudgetMs, type RegexTest, runBounded } from "../regex.js";
 import type { CompiledCondition, CompiledRule } from "./compile.js";
 import { isToolPoint } from "./fields.js";
-import { matchBudgetMs, type RegexTest, runBounded } from "./regex.js";
 
 /** A rule whose string tests passed, with the regex tests it still needs, each named for messages. */
 interface Candidate {

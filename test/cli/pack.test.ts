@@ -160,6 +160,21 @@ export default { name: "guard", on: { tool_before() { readFileSync("/etc/passwd"
     expect(await snapshot(dir)).toEqual(before);
   });
 
+  it("refuses a matcher the registry would refuse (ReDoS), naming the field, the pattern and why, and writes nothing", async () => {
+    const dir = await workspace({
+      ...sources,
+      "package.json": { ...manifest, hookyard: { ...manifest.hookyard, matcher: { args: "(a+)+$" } } },
+    });
+    const before = await snapshot(dir);
+    const result = await pack([], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `CLI_ERR_UNSAFE_MATCHER: ${join(dir, "package.json")} has a matcher hookyard will not run: hookyard.matcher.args: the pattern "(a+)+$" repeats a group that itself repeats`,
+    );
+    expect(result.stderr).toContain("repeat the inner part only");
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
   it("without a source packs an existing self-contained main as it is; without either says what is missing", async () => {
     const prebuilt = `export default { name: "guard", on: { tool_before() { return { block: "prebuilt" }; } } };\n`;
     const { "src/hook.ts": _hook, "src/reason.ts": _reason, ...rest } = sources;

@@ -141,6 +141,18 @@ describe("hookyard publish", () => {
       /CLI_ERR_MANIFEST_INVALID: .*bad\.tgz: .*version: .*\(REG_ERR_MANIFEST_INVALID\)/,
     );
     expect((await reg.call("/v1/packages/bad")).status).toBe(404);
+
+    const redos = await hookPackage({
+      name: "redos",
+      manifest: { hookyard: { main: "dist/hook.js", events: ["tool_before"], matcher: { args: "(a+)+$" } } },
+    });
+    await writeFile(join(root, "redos.tgz"), redos);
+    const unsafe = await runCli(["publish", "redos.tgz", "--registry", reg.url], { cwd: root, env });
+    expect(unsafe.code).toBe(1);
+    expect(unsafe.stderr).toMatch(
+      /CLI_ERR_UNSAFE_MATCHER: .*redos\.tgz: .*hookyard\.matcher\.args: the pattern "\(a\+\)\+\$" repeats a group .*\(REG_ERR_UNSAFE_MATCHER\)/,
+    );
+    expect((await reg.call("/v1/packages/redos")).status).toBe(404);
   });
 
   it("never sends HOOKYARD_TOKEN to a registry only the project's hookyard.json names", async () => {

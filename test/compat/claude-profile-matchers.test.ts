@@ -119,6 +119,8 @@ describe("the claude profile: our matchers on the agent's tools", () => {
     expect(() => compileMatcher({ "agent.": "x" }, "h", ["tool_before"])).toThrow(
       /exists at none of its points/,
     );
-    expect(() => compileMatcher({ "agent.tool": "(" }, "h", ["tool_before"])).toThrow(/not a valid regex/);
+    expect(() => compileMatcher({ "agent.tool": "(" }, "h", ["tool_before"])).toThrow(
+      /not a valid JavaScript regular expression/,
+    );
   });
 });

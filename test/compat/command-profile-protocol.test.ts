@@ -63,7 +63,7 @@ describe("matchers in that agent's form", () => {
       [
         "bad-regex",
         "RUN_ERR_CONFIG_INVALID",
-        expect.stringMatching(/matcher: matcher "\(Bash" is not a valid regex/),
+        expect.stringMatching(/matcher: matcher "\(Bash" is not a valid JavaScript regular expression/),
       ],
       ["no-profile", "RUN_ERR_CONFIG_INVALID", expect.stringContaining('needs "profile": "claude"')],
       [

@@ -284,7 +284,22 @@ describe("hookyard import claude-plugin", () => {
     const bad = await fresh.run("import", "claude-plugin", badMatcher);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
-      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "Bash\(" is not a valid regex/,
+      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "Bash\(" is not a valid JavaScript regular expression/,
+    );
+
+    // A plugin's matcher runs in hookyard's process on every tool call: one that can take
+    // exponential time (ReDoS) is refused like an invalid one, by name.
+    const redos = await plugin((hooks) => {
+      (hooks.PreToolUse as Array<{ matcher: string }>)[0] = {
+        ...(hooks.PreToolUse as object[])[0],
+        matcher: "(B|Ba|Bas|Bash)+$",
+      } as never;
+    });
+    const untouched = await project();
+    const refused = await untouched.run("import", "claude-plugin", redos);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "\(B\|Ba\|Bas\|Bash\)\+\$" repeats a choice whose branches can start with the same character/,
     );
   });
 

@@ -77,6 +77,39 @@ describe("a publish is refused, with nothing stored", () => {
     expect(message).toContain("hookyard.priority:");
   });
 
+  it("when a matcher could stall every agent that installs it (ReDoS), naming the field, the pattern and why", async () => {
+    const reg = await startRegistry();
+    const manifest = manifestFor({ name: "guard" });
+    for (const [pattern, why] of [
+      ["(a+)+$", /repeats a group that itself repeats/],
+      ["^(a|a)*$", /repeats a choice whose branches can start with the same character/],
+      ["x".repeat(1_001), /at most 1000 are allowed/],
+      ["^(bash", /is not a valid JavaScript regular expression/],
+    ] as const) {
+      const tarball = await hookPackage({
+        name: "guard",
+        manifest: {
+          hookyard: { ...(manifest.hookyard as object), matcher: { tool: "^bash$", args: pattern } },
+        },
+      });
+      const message = await expectRefused(
+        reg,
+        () => publish(reg, reg.admin, tarball, "guard"),
+        400,
+        "REG_ERR_UNSAFE_MATCHER",
+      );
+      expect(message).toContain("hookyard.matcher.args:");
+      expect(message).toContain(JSON.stringify(pattern.slice(0, 80)).slice(0, -1)); // long ones are cut
+      expect(message).toMatch(why);
+    }
+    // The same package with a plain matcher is accepted: the refusal is about the pattern alone.
+    const fine = await hookPackage({
+      name: "guard",
+      manifest: { hookyard: { ...(manifest.hookyard as object), matcher: { args: "rm\\s+-rf" } } },
+    });
+    expect((await publish(reg, reg.admin, fine, "guard")).status).toBe(201);
+  });
+
   it("when hookyard.main is not in the tarball", async () => {
     const reg = await startRegistry();
     const tarball = await hookPackage({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, maxInputLength, maxPatternLength } from "../../runner/rules/regex.js";
+import { compilePattern, maxInputLength, maxPatternLength, testBounded } from "../../runner/regex.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
@@ -21,10 +21,14 @@ describe("rules: regexes cannot hang the agent", () => {
 
   it("a catastrophic pattern that passes the load check is stopped within its budget; its block applies (fails closed), every time", async () => {
     const { hooks, logger } = await rulesWorkspace({
-      ".hookyard/rules/a-slow.md": ruleFile("event: bash\naction: block\npattern: ^(a|a)*$", "slow"),
+      // Polynomial, not exponential, so it passes the load check: 8 stars try C(48, 8) splits of 40 characters.
+      ".hookyard/rules/a-slow.md": ruleFile(
+        "event: bash\naction: block\npattern: ^\\w*\\w*\\w*\\w*\\w*\\w*\\w*\\w*;$",
+        "slow",
+      ),
       ".hookyard/rules/b-fast.md": ruleFile("event: bash\naction: block\npattern: ^aaa", "fast"),
     });
-    const evil = `${"a".repeat(40)}!`; // 2^40 paths for the slow pattern
+    const evil = `${"a".repeat(40)}!`; // billions of paths for the slow pattern
     const started = performance.now();
     const outcome = await hooks.dispatch("tool_before", bash(evil));
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -71,20 +75,67 @@ describe("compilePattern: the nested-quantifier check", () => {
     "\\(a+\\)+",
     "(?<=x)y+",
     "(\\d{3})+",
-    "(a?)+",
     "^(bash|write_file)$",
+    "(\\s|,)+",
+    "(\\d+\\.){3}\\d+",
+    "(\\d{1,3}\\.){3}\\d{1,3}",
+    "(A|a)+",
+    "mcp__.*__write",
   ])("accepts %s", (pattern) => {
     expect(compilePattern(pattern, "")).toBeInstanceOf(RegExp);
   });
 
-  it.each(["(a+)+", "(a*)*", "(?:x+y)*", "((a)+b)+", "(a{1,5})+", "(a+)+?", "(a+){2,}", "(?<n>\\s*)+"])(
-    "refuses %s",
-    (pattern) => {
-      expect(compilePattern(pattern, "")).toMatch(/repeats a group that itself repeats/);
-    },
-  );
+  it.each([
+    "(a+)+",
+    "(a*)*",
+    "(?:x+y)*",
+    "((a)+b)+",
+    "(a{1,5})+",
+    "(a+)+?",
+    "(a+){2,}",
+    "(?<n>\\s*)+",
+    "(a?)+",
+    "(aa?)+$",
+    "^(\\w+\\s?)*$",
+    "(a+){30}",
+  ])("refuses %s", (pattern) => {
+    expect(compilePattern(pattern, "")).toMatch(/repeats a group that itself repeats/);
+  });
+
+  it.each([
+    ["^(a|a)*$", ""],
+    ["(a|ab)+", ""],
+    ["(\\w|_)+", ""],
+    ["(x|\\d|[0-9])*", ""],
+    ["(A|a)+", "i"],
+  ])("refuses %s (flags %j): a repeated choice whose branches can start alike", (pattern, flags) => {
+    expect(compilePattern(pattern, flags)).toMatch(
+      /repeats a choice whose branches can start with the same character/,
+    );
+  });
+
+  it("refuses alternatives repeated by a count into more than a million paths", () => {
+    expect(compilePattern("(a|b){30}", "")).toMatch(/has more than 1000000 ways to match/);
+    expect(compilePattern("(a|b){10}", "")).toBeInstanceOf(RegExp);
+  });
 
   it("refuses what is not a JavaScript regex, saying so", () => {
     expect(compilePattern("(?i)rm", "")).toMatch(/^is not a valid JavaScript regular expression/);
+  });
+});
+
+describe("testBounded: the run-time half of the policy", () => {
+  it("answers plain tests directly and correctly, on short and cut texts", () => {
+    const names = compilePattern("^(bash|write_file)$") as RegExp;
+    expect([testBounded(names, "bash"), testBounded(names, "read_file")]).toEqual([true, false]);
+    const rm = compilePattern("rm\\s+-rf") as RegExp;
+    expect(testBounded(rm, `${"x".repeat(5_000)} rm  -rf`)).toBe(true);
+    expect(testBounded(rm, `${" ".repeat(maxInputLength)}rm -rf`)).toBe(false); // past the cut
+  });
+
+  it("runs a regex the policy did not compile within the budget, whatever its shape", () => {
+    const started = performance.now();
+    expect(testBounded(/(a+)+$/, `${"a".repeat(40)}!`)).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -95,7 +95,7 @@ describe("matchers", () => {
   });
 
   it.each<[string, Matcher, RegExp]>([
-    ["an invalid regex", { tool: "^(bash" }, /not a valid regex/],
+    ["an invalid regex", { tool: "^(bash" }, /not a valid JavaScript regular expression/],
     ["a field no point of the hook carries", { toool: "^bash$" }, /"toool" exists at none/],
     ["a field only other points carry", { prompt: "x" }, /"prompt" exists at none/],
   ])("%s is refused with RUN_ERR_BAD_MATCHER naming the hook", (_what, matcher, message) => {

@@ -162,7 +162,12 @@ export function claudeOutcome(
   }
   const failures = outcome.warnings
     .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
-    .map((w) => `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`);
+    .map((w) =>
+      // A matcher stopped by its budget did not fail: the hook ran, and the message says why.
+      w.code === "RUN_ERR_MATCHER_TIMEOUT"
+        ? `hookyard: hook "${w.hook}" at ${w.point} ${w.message}`
+        : `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`,
+    );
   const notices = outcome.notices.map((n) => `${n.hook}: ${n.text}`);
   const message = [...notices, ...failures, ...draft.notes].join("\n");
   if (message) body.systemMessage = capText(message);
