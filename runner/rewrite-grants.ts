@@ -130,7 +130,7 @@ export function scopeRewrite(
     refusals.push(
       granted
         ? `returned a rewrite of ${names}, which is not granted (${granted}); dropped`
-        : `returned a rewrite of ${names}, but it has no "rewrite" grant (it would need rewrite:${grantPath(walk.notGranted[0] as string)}); dropped`,
+        : `returned a rewrite of ${names}, but it has no "rewrite" grant (it would need ${walk.onlyRedactions ? "redact" : "rewrite"}:${grantPath(walk.notGranted[0] as string)}); dropped`,
     );
   }
   if (walk.notRedaction.length > 0) {
@@ -158,6 +158,8 @@ type Walked = { value: unknown; changed: boolean };
 /** One pass over a returned field and the field as it was; every node is looked at once. */
 class Walk {
   readonly notGranted: string[] = [];
+  /** Whether every change not granted only replaced text with markers (then redact: would do). */
+  onlyRedactions = true;
   readonly notRedaction: string[] = [];
 
   constructor(
@@ -225,7 +227,16 @@ class Walk {
 
   /** Keeps `before`; each field where it really changed is recorded as refused. */
   private refuse(shown: string, before: unknown, after: unknown, redact: boolean): Walked {
-    changedPaths(`${this.point}.${shown}`, before, after, redact ? this.notRedaction : this.notGranted);
+    const out = redact ? this.notRedaction : this.notGranted;
+    changedPaths(`${this.point}.${shown}`, before, after, out, (leafBefore, leafAfter) => {
+      if (
+        typeof leafBefore !== "string" ||
+        typeof leafAfter !== "string" ||
+        !isRedaction(leafBefore, leafAfter)
+      ) {
+        this.onlyRedactions = false;
+      }
+    });
     return { value: before, changed: false };
   }
 
@@ -252,15 +263,24 @@ class Walk {
 const maxCollected = 64;
 
 /** The deepest fields where `after` differs from `before`, so a warning names `args.command`, not `args`. */
-function changedPaths(shown: string, before: unknown, after: unknown, out: string[]): void {
+function changedPaths(
+  shown: string,
+  before: unknown,
+  after: unknown,
+  out: string[],
+  leaf: (before: unknown, after: unknown) => void,
+): void {
   if (out.length >= maxCollected || jsonEqual(before, after)) return;
   if (isRecord(before) && isRecord(after)) {
     for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      changedPaths(`${shown}.${key}`, before[key], after[key], out);
+      changedPaths(`${shown}.${key}`, before[key], after[key], out, leaf);
     }
   } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    for (const [i, item] of before.entries()) changedPaths(`${shown}[${i}]`, item, after[i], out);
-  } else out.push(shown);
+    for (const [i, item] of before.entries()) changedPaths(`${shown}[${i}]`, item, after[i], out, leaf);
+  } else {
+    out.push(shown);
+    leaf(before, after);
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
