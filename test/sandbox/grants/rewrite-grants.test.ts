@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rewritableFields, points } from "../../../runner/events.js";
+import { points, rewritableFields } from "../../../runner/events.js";
 import { packageManifestSchema } from "../../../runner/manifest.js";
 import {
   describeGrant,
