@@ -343,11 +343,13 @@ export function describeGrant(grant: Grant): { text: string; risk: Risk } {
 }
 
 /**
- * Tool arguments a rewrite may change without changing what the tool does: how long it may take,
- * and the words shown to the user about it. Every other argument decides what runs (bash's
- * command), which file is read or written (path, file_path), or what is written (content).
+ * Tool arguments a rewrite may change without changing what the tool does: how long it may take.
+ * A grant holds for every tool its hook sees, so every other argument may decide what runs (bash's
+ * command), which file is read or written (path, file_path) or what is written (content); even
+ * `description`, only words for the user at a coding agent's bash, is the text an issue tracker's
+ * create_issue tool writes.
  */
-export const harmlessToolArgs: readonly string[] = ["timeout", "description"];
+export const harmlessToolArgs: readonly string[] = ["timeout"];
 
 /**
  * Whether changing `field` can change what a tool runs: the arguments of a tool call (but for the

@@ -94,6 +94,7 @@ describe("the risk of a rewrite grant", () => {
       "rewrite:tool_before.args.command",
       "rewrite:tool_before.args.path",
       "rewrite:tool_before.args.content",
+      "rewrite:tool_before.args.description",
       "redact:tool_before.args.command",
       "rewrite:llm_after.response",
       "rewrite:llm_after.response.toolCalls",
@@ -106,7 +107,6 @@ describe("the risk of a rewrite grant", () => {
   });
   it("is medium for other fields, harmless arguments included, and low for a redaction", () => {
     expect(risk("rewrite:tool_before.args.timeout")).toBe("medium");
-    expect(risk("rewrite:tool_before.args.description")).toBe("medium");
     expect(risk("rewrite:tool_after.result")).toBe("medium");
     expect(risk("rewrite:llm_before.messages")).toBe("medium");
     expect(risk("rewrite:llm_after.response.content")).toBe("medium");
