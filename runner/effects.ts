@@ -5,6 +5,7 @@ import { type Decision, decisionSchema } from "./hook.js";
 import type { CtxJournal } from "./journal.js";
 import { jsonDataIssue } from "./json-data.js";
 import type { ChainOutcome } from "./outcome.js";
+import { scopeRewrite } from "./rewrite-grants.js";
 import type { Rule } from "./rule.js";
 
 /** Applies one hook's decision; every effect is checked alone, and an illegal one is dropped whole. */
@@ -21,11 +22,7 @@ export function applyDecision(
   const effects: Effect[] = [];
   const drop = (effect: string) => warn(`returned "${effect}", which is not allowed at ${point}; dropped`);
 
-  if (decision?.rewrite) {
-    if (rule.mayRewrite === false) {
-      warn('returned a rewrite, but it has no "rewrite" grant; dropped');
-    } else rewrite(point, decision.rewrite, journal, warn);
-  }
+  if (decision?.rewrite) rewrite(rule, point, decision.rewrite, journal, outcome.ctx, warn);
   if (journal.changed) {
     const refusal = checkRewrite(point, journal, outcome.ctx);
     if (refusal) {
@@ -59,17 +56,28 @@ export function applyDecision(
   return effects;
 }
 
-/** A returned `rewrite` goes through the journal like a mutation; any field not rewritable here drops it whole. */
+/**
+ * A returned `rewrite` goes through the journal like a mutation; any field not rewritable here
+ * drops it whole. A hook with rewrite grants (sandboxed) keeps only the changes they allow.
+ */
 function rewrite(
+  rule: Rule,
   point: Point,
-  fields: Record<string, unknown>,
+  returned: Record<string, unknown>,
   journal: CtxJournal<AnyCtx>,
+  ctx: AnyCtx,
   warn: (message: string) => void,
 ): void {
-  const refused = notRewritable(point, Object.keys(fields));
+  const refused = notRewritable(point, Object.keys(returned));
   if (refused) {
     warn(`returned a rewrite of ${refused.illegal}, where ${refused.allowed}; dropped`);
     return;
+  }
+  let fields = returned;
+  if (rule.rewrites) {
+    const scoped = scopeRewrite(point, ctx, returned, rule.rewrites);
+    for (const refusal of scoped.refusals) warn(refusal);
+    fields = scoped.fields;
   }
   for (const [field, value] of Object.entries(fields)) journal.view[field] = value;
 }

@@ -1,6 +1,6 @@
 import semver from "semver";
 import { z } from "zod";
-import { capabilityRequestSchema } from "../sandbox/capabilities.js";
+import { capabilityRequestSchema, formatField } from "../sandbox/capabilities.js";
 import { effects, type Point, points } from "./events.js";
 import { hookSettingsSchema, type Matcher } from "./hook.js";
 import { patternIssue } from "./regex.js";
@@ -35,19 +35,42 @@ const packagePathSchema = z
     "must be a relative path inside the package (no leading /, no .., no \\)",
   );
 
-export const hookManifestSchema = hookSettingsSchema.extend({
-  /** The bundled ES module, one file with no imports, relative to the package root. */
-  main: packagePathSchema,
-  events: z
-    .array(z.enum(points as [Point, ...Point[]]))
-    .min(1, "list at least one event")
-    .refine((e) => new Set(e).size === e.length, "events must not repeat"),
-  capabilities: capabilityRequestSchema.default({}),
-  effects: z
-    .array(z.enum(effects))
-    .default([])
-    .refine((e) => new Set(e).size === e.length, "effects must not repeat"),
-});
+export const hookManifestSchema = hookSettingsSchema
+  .extend({
+    /** The bundled ES module, one file with no imports, relative to the package root. */
+    main: packagePathSchema,
+    events: z
+      .array(z.enum(points as [Point, ...Point[]]))
+      .min(1, "list at least one event")
+      .refine((e) => new Set(e).size === e.length, "events must not repeat"),
+    capabilities: capabilityRequestSchema.default({}),
+    effects: z
+      .array(z.enum(effects))
+      .default([])
+      .refine((e) => new Set(e).size === e.length, "effects must not repeat"),
+  })
+  .superRefine((manifest, ctx) => {
+    // A field a hook asks to rewrite must be one it can: at a point it runs at, with the effect declared.
+    for (const kind of ["rewrite", "redact"] as const) {
+      for (const [i, field] of (manifest.capabilities[kind] ?? []).entries()) {
+        if (!manifest.effects.includes("rewrite")) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["effects"],
+            message: `capabilities.${kind} asks to change ${formatField(field)}: list "rewrite" in effects too`,
+          });
+          return;
+        }
+        if (!(manifest.events as readonly string[]).includes(field.point)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["capabilities", kind, i],
+            message: `${formatField(field)} is at ${field.point}, which is not in events`,
+          });
+        }
+      }
+    }
+  });
 export type HookManifest = z.output<typeof hookManifestSchema>;
 
 const repositorySchema = z.union([

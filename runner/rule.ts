@@ -1,3 +1,4 @@
+import type { RewriteGrant } from "../sandbox/capabilities.js";
 import type { AnyCtx, Point } from "./events.js";
 import type { Decision, HookApi, Matcher } from "./hook.js";
 
@@ -27,10 +28,11 @@ export interface Rule {
   /** True when the engine enforces timeoutMs itself (and cleans up, e.g. kills a process group). */
   readonly selfTimed: boolean;
   /**
-   * False for a hook that may not rewrite (a community hook without the `rewrite` grant): a rewrite
-   * it returns is dropped with a warning. Absent means it may.
+   * What a returned rewrite may change (a sandboxed hook's `rewrite` and `redact` grants): a change
+   * outside them is undone with a warning, the rest applies; none at all (`[]`) drops every rewrite.
+   * Absent means anything rewritable (trusted hooks, command and http hooks).
    */
-  readonly mayRewrite?: boolean;
+  readonly rewrites?: readonly RewriteGrant[];
   /** Set on the stand-in for a hook that could not load (broken-hook.ts): why it is not in force. */
   readonly broken?: { code: string; reason: string };
   /** Hooks of one batch that follow each other in a chain are run together, in one round trip. */

@@ -6,7 +6,8 @@ import { z } from "zod";
  * Capabilities: what a community hook package asks for (the `capabilities` field of its manifest,
  * a ceiling) and what the user grants (a subset, written as grant strings, DESIGN §6):
  *
- *   fs.read:<path>  fs.write:<path>  net:<host>[:<port>]  process:<command>  env:<NAME>  rewrite
+ *   fs.read:<path>  fs.write:<path>  net:<host>[:<port>]  process:<command>  env:<NAME>
+ *   rewrite:<point>.<field>  redact:<point>.<field>  rewrite (bare: every field, for old packages)
  *
  * Paths are relative to the workspace root (an absolute path is allowed but is high risk). Every
  * check in the sandbox broker works on the typed descriptors parsed here, never on the strings.
@@ -50,9 +51,73 @@ export const commandNameSchema = z
     "a command is a plain name found on PATH (git) or an absolute path (/usr/bin/git)",
   );
 
+function fieldRefSchema() {
+  return z.string().transform((text, ctx) => {
+    const field = parseFieldRef(text);
+    if (typeof field === "string") {
+      ctx.addIssue({ code: "custom", message: field });
+      return z.NEVER;
+    }
+    return field;
+  });
+}
+
 export const envNameSchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an env var name is letters, digits and _, not starting with a digit");
+
+/**
+ * Where a rewrite may land: the ctx fields each point lets a hook change. runner/events.ts holds
+ * the same table with the ctx schemas (this folder imports nothing from runner/); a test keeps the
+ * two equal.
+ */
+export const rewritableFieldsByPoint: Readonly<Record<string, readonly string[]>> = {
+  turn_before: ["prompt"],
+  llm_before: ["systemPrompt", "messages", "tools"],
+  llm_after: ["response"],
+  tool_before: ["args"],
+  tool_after: ["result"],
+};
+
+/** A field a rewrite or redact grant names: a point and a path whose first name is a rewritable field. */
+export interface FieldRef {
+  point: string;
+  /** `["args", "timeout"]`; the grant covers this field and everything below it. */
+  path: readonly string[];
+}
+
+const maxFieldDepth = 8;
+const fieldNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `tool_before.args.timeout` to a field, or a message saying what is wrong with it. */
+export function parseFieldRef(text: string): FieldRef | string {
+  const everywhere = Object.entries(rewritableFieldsByPoint)
+    .flatMap(([point, fields]) => fields.map((field) => `${point}.${field}`))
+    .join(", ");
+  const [point = "", ...path] = text.split(".");
+  if (point === "")
+    return `name a point and a field, such as tool_before.args.timeout (rewritable: ${everywhere})`;
+  const fields = rewritableFieldsByPoint[point];
+  if (!Object.hasOwn(rewritableFieldsByPoint, point) || !fields) {
+    return `${point} is not a point where anything may be rewritten (rewritable: ${everywhere})`;
+  }
+  const [field] = path;
+  if (field === undefined) {
+    return `name a field of ${point}: ${fields.map((f) => `${point}.${f}`).join(", ")}`;
+  }
+  if (!fields.includes(field)) {
+    const elsewhere = Object.entries(rewritableFieldsByPoint)
+      .filter(([, f]) => f.includes(field))
+      .map(([p]) => `${p}.${field}`);
+    return `${field} is not rewritable at ${point} (only ${fields.join(", ")} ${fields.length > 1 ? "are" : "is"}${elsewhere.length > 0 ? `; ${elsewhere.join(", ")} is` : ""})`;
+  }
+  if (path.length > maxFieldDepth) return `a field path is at most ${maxFieldDepth} names deep`;
+  const bad = path.find((name) => !fieldNamePattern.test(name));
+  if (bad !== undefined) {
+    return `${bad === "" ? "an empty name" : `"${bad}"`} is not a field name (1-64 letters, digits, _ or -, joined by .)`;
+  }
+  return { point, path };
+}
 
 /** The manifest's `capabilities` field: what a package may be granted at most. */
 export const capabilityRequestSchema = z.strictObject({
@@ -65,6 +130,10 @@ export const capabilityRequestSchema = z.strictObject({
   net: z.array(netTargetSchema).max(64).optional(),
   process: z.array(commandNameSchema).max(64).optional(),
   env: z.array(envNameSchema).max(64).optional(),
+  /** Fields it may rewrite, `tool_before.args.timeout`; without this and `redact`, the `rewrite` effect asks for every field. */
+  rewrite: z.array(fieldRefSchema()).max(64).optional(),
+  /** Fields in which it may only replace text with redaction markers, `tool_after.result`. */
+  redact: z.array(fieldRefSchema()).max(64).optional(),
 });
 export type CapabilityRequest = z.input<typeof capabilityRequestSchema>;
 
@@ -74,16 +143,27 @@ export type Grant =
   | { kind: "net"; host: string; port?: number; literal: boolean }
   | { kind: "process"; command: string }
   | { kind: "env"; name: string }
-  | { kind: "rewrite" };
+  /** Without a field: bare `rewrite`, every field at every point (what old packages were granted). */
+  | { kind: "rewrite"; field?: FieldRef }
+  /** Only replacing spans of text with markers, in the strings of the field. */
+  | { kind: "redact"; field: FieldRef };
 
 export type GrantKind = Grant["kind"];
+export type RewriteGrant = Extract<Grant, { kind: "rewrite" | "redact" }>;
+
+export function isRewriteGrant(grant: Grant): grant is RewriteGrant {
+  return grant.kind === "rewrite" || grant.kind === "redact";
+}
 
 /** One grant string to its descriptor, or a message saying what is wrong with it. */
 export function parseGrant(text: string): Grant | string {
   if (text === "rewrite") return { kind: "rewrite" };
   const colon = text.indexOf(":");
   if (colon < 0) {
-    return `"${text}" is not a grant: expected fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<command>, env:<NAME> or rewrite`;
+    if (text === "redact") {
+      return `"redact": name the field it may redact, redact:<point>.<field> (redact:tool_after.result)`;
+    }
+    return `"${text}" is not a grant: expected fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<command>, env:<NAME>, rewrite:<point>.<field>, redact:<point>.<field> or rewrite`;
   }
   const kind = text.slice(0, colon);
   const value = text.slice(colon + 1);
@@ -103,8 +183,13 @@ export function parseGrant(text: string): Grant | string {
       return check(commandNameSchema, (command) => ({ kind: "process", command }));
     case "env":
       return check(envNameSchema, (name) => ({ kind: "env", name }));
+    case "rewrite":
+    case "redact": {
+      const field = parseFieldRef(value);
+      return typeof field === "string" ? `"${text}": ${field}` : { kind, field };
+    }
     default:
-      return `"${text}": unknown kind "${kind}" (fs.read, fs.write, net, process, env, rewrite)`;
+      return `"${text}": unknown kind "${kind}" (fs.read, fs.write, net, process, env, rewrite, redact)`;
   }
 }
 
@@ -143,8 +228,14 @@ export function formatGrant(grant: Grant): string {
     case "env":
       return `env:${grant.name}`;
     case "rewrite":
-      return "rewrite";
+    case "redact":
+      return grant.field ? `${grant.kind}:${formatField(grant.field)}` : "rewrite";
   }
+}
+
+/** `tool_before.args.timeout`. */
+export function formatField(field: FieldRef): string {
+  return [field.point, ...field.path].join(".");
 }
 
 /** Everything a manifest asks for, as grant strings (the ceiling of what a user may grant). */
@@ -158,13 +249,18 @@ export function requestedGrants(
   for (const target of request?.net ?? []) out.push(formatGrant({ kind: "net", ...target }));
   for (const command of request?.process ?? []) out.push(`process:${command}`);
   for (const name of request?.env ?? []) out.push(`env:${name}`);
-  if (effects.includes("rewrite")) out.push("rewrite");
+  const fields = [...(request?.rewrite ?? []), ...(request?.redact ?? [])];
+  for (const field of request?.rewrite ?? []) out.push(`rewrite:${formatField(field)}`);
+  for (const field of request?.redact ?? []) out.push(`redact:${formatField(field)}`);
+  // An old package names no field: its rewrite effect asks for all of them.
+  if (effects.includes("rewrite") && fields.length === 0) out.push("rewrite");
   return [...new Set(out)];
 }
 
 /** Whether `granted` asks for no more than one of `requested` allows (granted ⊆ requested). */
 export function grantWithin(granted: Grant, requested: readonly Grant[]): boolean {
   return requested.some((r) => {
+    if (isRewriteGrant(granted) && isRewriteGrant(r)) return rewriteWithin(granted, r);
     if (r.kind !== granted.kind) return false;
     switch (granted.kind) {
       case "fs.read":
@@ -178,11 +274,29 @@ export function grantWithin(granted: Grant, requested: readonly Grant[]): boolea
         return (r as { command: string }).command === granted.command;
       case "env":
         return (r as { name: string }).name === granted.name;
-      case "rewrite":
-        return true;
     }
     return false;
   });
+}
+
+/**
+ * A rewrite grant inside another: bare `rewrite` holds every field; a field holds its sub-fields;
+ * and a redact is the narrower form of a rewrite of the same field (never the reverse).
+ */
+function rewriteWithin(granted: RewriteGrant, requested: RewriteGrant): boolean {
+  if (requested.kind === "rewrite" && requested.field === undefined) return true;
+  if (granted.field === undefined) return false;
+  if (granted.kind === "rewrite" && requested.kind === "redact") return false;
+  return fieldWithin(granted.field, requested.field as FieldRef);
+}
+
+/** Whether `inner` is `outer` or one of its sub-fields. */
+export function fieldWithin(inner: FieldRef, outer: FieldRef): boolean {
+  return (
+    inner.point === outer.point &&
+    inner.path.length >= outer.path.length &&
+    outer.path.every((name, i) => inner.path[i] === name)
+  );
 }
 
 /** Whether normalised path `inner` is `outer` or below it (both relative, or both absolute). */
@@ -223,11 +337,74 @@ export function describeGrant(grant: Grant): { text: string; risk: Risk } {
     case "env":
       return { text: `reads the environment variable ${grant.name}`, risk: "medium" };
     case "rewrite":
-      return {
-        text: "can rewrite what it sees (prompts, tool arguments, tool results, model replies)",
-        risk: "medium",
-      };
+    case "redact":
+      return describeRewrite(grant);
   }
+}
+
+/**
+ * Tool arguments a rewrite may change without changing what the tool does: how long it may take.
+ * A grant holds for every tool its hook sees, so every other argument may decide what runs (bash's
+ * command), which file is read or written (path, file_path) or what is written (content); even
+ * `description`, only words for the user at a coding agent's bash, is the text an issue tracker's
+ * create_issue tool writes.
+ */
+export const harmlessToolArgs: readonly string[] = ["timeout"];
+
+/**
+ * Whether changing `field` can change what a tool runs: the arguments of a tool call (but for the
+ * harmless ones), or the tool calls of a model reply, which the agent runs next.
+ */
+export function changesWhatRuns(field: FieldRef): boolean {
+  const [top, sub] = field.path;
+  if (field.point === "tool_before" && top === "args")
+    return sub === undefined || !harmlessToolArgs.includes(sub);
+  if (field.point === "llm_after" && top === "response") return sub === undefined || sub === "toolCalls";
+  return false;
+}
+
+const fieldWords: Record<string, string> = {
+  "turn_before.prompt": "your prompts",
+  "llm_before.systemPrompt": "the system prompt sent to the model",
+  "llm_before.messages": "the messages sent to the model",
+  "llm_before.tools": "the tool list sent to the model",
+  "llm_after.response": "the model's replies",
+  "tool_before.args": "the arguments of tool calls",
+  "tool_after.result": "tool results",
+};
+
+/** The field in words: "the arguments of tool calls", "the timeout argument of tool calls". */
+function fieldText(field: FieldRef): string {
+  const [top = "", ...rest] = field.path;
+  const words = fieldWords[`${field.point}.${top}`] ?? `${field.point}.${top}`;
+  if (rest.length === 0) return words;
+  if (field.point === "tool_before" && top === "args") return `the ${rest.join(".")} argument of tool calls`;
+  return `${words} (only ${rest.join(".")})`;
+}
+
+function describeRewrite(grant: RewriteGrant): { text: string; risk: Risk } {
+  if (!grant.field) {
+    return {
+      text: "can rewrite anything it sees, at every point: prompts, model replies, tool results, and tool arguments, so what a command runs",
+      risk: "high",
+    };
+  }
+  const where = `${fieldText(grant.field)} (${formatField(grant.field)})`;
+  const runs = changesWhatRuns(grant.field);
+  if (grant.kind === "redact") {
+    return runs
+      ? {
+          text: `can cut text out of ${where}, replacing it with markers such as [redacted], which changes what a tool runs`,
+          risk: "high",
+        }
+      : { text: `can hide text in ${where}, only replacing it with markers such as [redacted]`, risk: "low" };
+  }
+  return runs
+    ? {
+        text: `can rewrite ${where}, and so change what a tool runs (a command, a file path, what is written)`,
+        risk: "high",
+      }
+    : { text: `can rewrite ${where}`, risk: "medium" };
 }
 
 /** The highest risk among grants, "low" for none. */

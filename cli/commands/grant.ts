@@ -7,11 +7,12 @@ export default {
     { name: "<name>", description: "an installed package" },
     {
       name: "<grants...>",
-      description: "fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<cmd>, env:<NAME>, rewrite",
+      description:
+        "fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<cmd>, env:<NAME>, rewrite:<point>.<field>, redact:<point>.<field>, rewrite",
     },
   ],
   options: [{ flags: "--json", description: "print the package's grants as JSON" }],
-  help: "A grant may narrow what the package requests (fs.read:docs/api for fs.read:docs), never widen it.",
+  help: "A grant may narrow what the package requests (fs.read:docs/api for fs.read:docs, rewrite:tool_before.args.timeout for rewrite:tool_before.args, redact:tool_after.result for rewrite:tool_after.result), never widen it.",
   async run(context, args, options) {
     const [name, ...grants] = args;
     const { changeGrants } = await import("../install/change-grants.js");

@@ -15,7 +15,7 @@ export default {
     {
       flags: "--grant <grant>",
       description:
-        "grant a requested capability: fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<cmd>, env:<NAME>, rewrite (repeat for more)",
+        "grant a requested capability: fs.read:<path>, fs.write:<path>, net:<host>[:<port>], process:<cmd>, env:<NAME>, rewrite:<point>.<field>, redact:<point>.<field>, rewrite (repeat for more)",
       repeatable: true,
     },
     { flags: "--yes", description: "ask nothing: grant only what --grant names" },

@@ -13,8 +13,8 @@ export interface DemoSample {
 
 export const demoSamples: DemoSample[] = [
   { name: "dangerous-command-guard", grants: [] },
-  { name: "secret-redactor", grants: ["rewrite"] },
-  { name: "bash-timeout", grants: ["rewrite"], config: { seconds: 30 } },
+  { name: "secret-redactor", grants: ["redact:tool_after.result", "redact:llm_after.response.content"] },
+  { name: "bash-timeout", grants: ["rewrite:tool_before.args.timeout"], config: { seconds: 30 } },
   { name: "steering-injector", grants: ["fs.read:docs/conventions.md"] },
   {
     name: "audit-webhook",

@@ -77,10 +77,10 @@ function covers(given: string, grant: string): boolean {
   return parseGrants([grant]).every((wanted) => grantWithin(wanted, parseGrants([given])));
 }
 
-/** Grants in the order the package requests them, so the lock does not churn. */
+/** Grants in the order the package requests them (a narrowed one where its request is), so the lock does not churn. */
 function order(grants: string[], requested: readonly string[]): string[] {
   const rank = (grant: string) => {
-    const at = requested.indexOf(grant);
+    const at = requested.findIndex((request) => request === grant || covers(request, grant));
     return at < 0 ? requested.length : at;
   };
   return grants.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));

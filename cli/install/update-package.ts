@@ -62,6 +62,11 @@ export async function updatePackage(
   }
   const ceiling = parseGrants(installed.requested);
   const kept = previous.grants.filter((text) => parseGrants([text]).every((g) => grantWithin(g, ceiling)));
+  // A grant wider than what the new version asks for narrows to it (an old package's bare
+  // `rewrite` to its new `rewrite:tool_before.args.timeout`): the user already allowed more.
+  for (const text of installed.requested) {
+    if (!kept.includes(text) && covers(text, previous.grants)) kept.push(text);
+  }
   const { granted } = await chooseGrants(
     context,
     id,

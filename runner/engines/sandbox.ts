@@ -1,4 +1,4 @@
-import type { Grant } from "../../sandbox/capabilities.js";
+import { type Grant, isRewriteGrant } from "../../sandbox/capabilities.js";
 import type { SandboxLimits } from "../../sandbox/index.js";
 import { describeIssues, RunnerError } from "../errors.js";
 import type { Point } from "../events.js";
@@ -46,7 +46,8 @@ export function sandboxRule(config: SandboxRuleConfig, context: CompileContext):
     engine: "sandbox",
     source: config.source,
     selfTimed: true,
-    mayRewrite: config.grants.some((grant) => grant.kind === "rewrite"),
+    // Enforced on the host when the answer is applied: the isolate's word about its grants is never asked.
+    rewrites: config.grants.filter(isRewriteGrant),
     batch: sandbox.batch,
     run: async (point, ctx, api) => {
       const [answer] = await sandbox.run(point, ctx, [rule], api.outcome);

@@ -9,8 +9,11 @@ import { startRegistry } from "../registry/helpers.js";
 /** Issue 7: what each sample may be granted at most, and the effects it declares. */
 const expected: Record<string, { capabilities: string[]; effects: string[] }> = {
   "dangerous-command-guard": { capabilities: [], effects: ["ask", "block"] },
-  "secret-redactor": { capabilities: ["rewrite"], effects: ["rewrite"] },
-  "bash-timeout": { capabilities: ["rewrite"], effects: ["rewrite"] },
+  "secret-redactor": {
+    capabilities: ["redact:llm_after.response.content", "redact:tool_after.result"],
+    effects: ["rewrite"],
+  },
+  "bash-timeout": { capabilities: ["rewrite:tool_before.args.timeout"], effects: ["rewrite"] },
   "steering-injector": { capabilities: ["fs.read:docs/conventions.md"], effects: ["inject"] },
   "audit-webhook": { capabilities: ["net:127.0.0.1"], effects: [] },
   "todo-state": { capabilities: [], effects: ["inject"] },

@@ -302,6 +302,8 @@ describe("web pages over HTTP", () => {
     expect(page).toContain("<span>connects to api.example.com:443</span>");
     expect(page).toContain("<span>reads files under docs</span>");
     expect(page).toContain("can rewrite what it sees");
+    // An old package's bare rewrite (the effect without named fields) is every field: high risk.
+    expect(page).toContain("<span>can rewrite anything it sees, at every point");
     expect(page).toContain("before a tool runs (<code>tool_before</code>)");
     expect(page).toContain("when you submit a prompt (<code>turn_before</code>)");
     expect(page).toContain("<code>tool</code> matches <code>^bash$</code>");
@@ -333,6 +335,38 @@ describe("web pages over HTTP", () => {
     const beta = htmlPage(await reg.call("/packages/guard/v/2.0.0-beta.1"));
     expect(beta).toContain("It asks for no capabilities");
     expect(beta).toContain("only observe: it asks for no effects");
+  });
+
+  it("rewrite grants that can change what a tool runs read as high risk, a redaction as low", async () => {
+    const reg = await startRegistry();
+    const hookyard = (capabilities: object) => ({
+      hookyard: {
+        main: "dist/hook.js",
+        events: ["tool_before", "tool_after"],
+        capabilities,
+        effects: ["rewrite"],
+      },
+    });
+    await seed(reg, [
+      { name: "args-rewriter", manifest: hookyard({ rewrite: ["tool_before.args"] }) },
+      { name: "timeouts", manifest: hookyard({ rewrite: ["tool_before.args.timeout"] }) },
+      { name: "redactor", manifest: hookyard({ redact: ["tool_after.result"] }) },
+    ]);
+    const args = htmlPage(await reg.call("/packages/args-rewriter"));
+    expect(args).toContain('Risk level: <span class="badge risk-level risk-high">high risk</span>');
+    expect(args).toContain(
+      "<span>can rewrite the arguments of tool calls (tool_before.args), and so change what a tool runs (a command, a file path, what is written)</span> <code>rewrite:tool_before.args</code>",
+    );
+    const timeouts = htmlPage(await reg.call("/packages/timeouts"));
+    expect(timeouts).toContain('Risk level: <span class="badge risk-level risk-medium">medium risk</span>');
+    expect(timeouts).toContain(
+      "<span>can rewrite the timeout argument of tool calls (tool_before.args.timeout)</span>",
+    );
+    const redactor = htmlPage(await reg.call("/packages/redactor"));
+    expect(redactor).toContain('Risk level: <span class="badge risk-level risk-low">low risk</span>');
+    expect(redactor).toContain(
+      "<span>can hide text in tool results (tool_after.result), only replacing it with markers such as [redacted]</span> <code>redact:tool_after.result</code>",
+    );
   });
 
   it("HEAD answers like GET without a body", async () => {

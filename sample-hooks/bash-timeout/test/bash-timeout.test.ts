@@ -6,7 +6,8 @@ import { type SandboxedHook, sandboxedHook } from "hookyard/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The hook runs as users run it: bundled as `hookyard pack` bundles it, in the real sandbox, with
-// the one grant it asks for (rewrite) and this package's matcher, unless a test says otherwise.
+// the one grant it asks for (rewrite:tool_before.args.timeout) and this package's matcher, unless
+// a test says otherwise.
 const source = fileURLToPath(new URL("../src/hook.ts", import.meta.url));
 let root: string;
 let byDefault: SandboxedHook;
@@ -17,7 +18,7 @@ let ungrantedForEveryTool: SandboxedHook;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "bash-timeout-"));
-  const grants = ["rewrite"];
+  const grants = ["rewrite:tool_before.args.timeout"];
   [byDefault, configured, defaultAboveMax, misconfigured, ungrantedForEveryTool] = await Promise.all([
     sandboxedHook(source, { root, grants }),
     sandboxedHook(source, { root, grants, config: { seconds: 30, max: 120 } }),
@@ -48,6 +49,8 @@ describe("a bash call without a timeout", () => {
     const outcome = await call(byDefault, { command: "npm test" });
     expect(outcome.ctx.args).toEqual({ command: "npm test", timeout: 60 });
     expect(outcome.runs[0]?.effects).toEqual(["rewrite"]);
+    // The least grant is enough: nothing it changes falls outside it.
+    expect(outcome.warnings).toEqual([]);
   });
 
   it("gets config.seconds when set", async () => {
@@ -106,13 +109,22 @@ describe("other tools", () => {
   });
 });
 
-describe("the rewrite grant", () => {
-  it("without it, the timeout is not added and the user is told why", async () => {
+describe("the rewrite:tool_before.args.timeout grant", () => {
+  it("without it, the timeout is not added and the user is told which grant it needs", async () => {
     const outcome = await call(ungrantedForEveryTool, { command: "npm test" });
     expect(outcome.ctx.args).toEqual({ command: "npm test" });
     expect(outcome.warnings.map((w) => [w.code, w.message])).toEqual([
-      ["RUN_ERR_EFFECT_DROPPED", 'returned a rewrite, but it has no "rewrite" grant; dropped'],
+      [
+        "RUN_ERR_EFFECT_DROPPED",
+        'returned a rewrite of tool_before.args.timeout, but it has no "rewrite" grant (it would need rewrite:tool_before.args.timeout); dropped',
+      ],
     ]);
+  });
+
+  it("is the ceiling: the package requests nothing else", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
+    expect(manifest.hookyard.capabilities).toEqual({ rewrite: ["tool_before.args.timeout"] });
   });
 });
 

@@ -6,23 +6,25 @@ import { type SandboxedHook, sandboxedHook } from "hookyard/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The hook runs as users run it: bundled as `hookyard pack` bundles it, in the real sandbox, with
-// the one grant it asks for (rewrite) unless a test says otherwise.
+// the grants it asks for (redact:tool_after.result, redact:llm_after.response.content) unless a
+// test says otherwise.
 const source = fileURLToPath(new URL("../src/hook.ts", import.meta.url));
 let root: string;
 let redactor: SandboxedHook;
 let ungranted: SandboxedHook;
 let configured: SandboxedHook;
 let misconfigured: SandboxedHook;
+const grants = ["redact:tool_after.result", "redact:llm_after.response.content"];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "secret-redactor-"));
   [redactor, ungranted, configured, misconfigured] = await Promise.all([
-    sandboxedHook(source, { root, grants: ["rewrite"] }),
+    sandboxedHook(source, { root, grants }),
     sandboxedHook(source, { root }),
-    sandboxedHook(source, { root, grants: ["rewrite"], config: { skip: ["jwt"], minLength: 40 } }),
+    sandboxedHook(source, { root, grants, config: { skip: ["jwt"], minLength: 40 } }),
     sandboxedHook(source, {
       root,
-      grants: ["rewrite"],
+      grants,
       config: { minLength: "20", minEntropy: 99, skip: "everything", redact: false },
     }),
   ]);
@@ -164,7 +166,7 @@ describe("text that must not change", () => {
   });
 });
 
-describe("the rewrite grant", () => {
+describe("the redact grants", () => {
   it("without it, the rewrite is dropped with a warning and the model sees the secret", async () => {
     const result = "aws_access_key_id = AKIAIOSFODNN7EXAMPLE";
     const outcome = await toolResult(ungranted, result, "read_file");
@@ -175,18 +177,33 @@ describe("the rewrite grant", () => {
         hook: "secret-redactor",
         point: "tool_after",
         code: "RUN_ERR_EFFECT_DROPPED",
-        message: 'returned a rewrite, but it has no "rewrite" grant; dropped',
+        message:
+          'returned a rewrite of tool_after.result, but it has no "rewrite" grant (it would need redact:tool_after.result); dropped',
       },
     ]);
     // The line the user sees on stderr.
     expect(ungranted.warnings).toContain(
-      'hook "secret-redactor" at tool_after returned a rewrite, but it has no "rewrite" grant; dropped',
+      'hook "secret-redactor" at tool_after returned a rewrite of tool_after.result, but it has no "rewrite" grant (it would need redact:tool_after.result); dropped',
     );
   });
 
   it("with it, the same result reaches the model redacted", async () => {
     const outcome = await toolResult(redactor, "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "read_file");
     expect(outcome.ctx.result).toBe("aws_access_key_id = [redacted:aws-access-key-id]");
+    expect(outcome.warnings).toEqual([]);
+  });
+
+  it("are enough for every kind it redacts: each change is only text replaced with a marker", async () => {
+    const text = [
+      `Bearer ${fake.jwt}`,
+      'DB_PASSWORD="hunter2"',
+      'api_key = "9f8e7d6c5b4a39281706f5e4d3c2b1a0"',
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ].join("\n");
+    const outcome = await toolResult(redactor, text);
+    expect(outcome.ctx.result).not.toBe(text);
+    expect(outcome.ctx.result).not.toContain("hunter2");
     expect(outcome.warnings).toEqual([]);
   });
 });
