@@ -1,4 +1,3 @@
-import { brokenReason } from "../../runner/broken-hook.js";
 import type { LoadProblem } from "../../runner/errors.js";
 import type { ListedHook } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
@@ -50,7 +49,10 @@ export default {
         context.stdout.write(table(rows, "  "));
       }
       if (chains.every((c) => c.hooks.length === 0)) context.stdout.write("\nno hooks are enabled\n");
-      if (hooks.problems.length > 0) context.stdout.write(notInForce(hooks.problems));
+      if (hooks.problems.length > 0) {
+        const { brokenReason } = await import("../../runner/broken-hook.js");
+        context.stdout.write(notInForce(hooks.problems, brokenReason));
+      }
       return hooks.problems.length > 0 ? 1 : 0;
     } finally {
       await hooks.close();
@@ -59,7 +61,10 @@ export default {
 } satisfies Command;
 
 /** The hooks that did not load, each with why and the fix: broken ones block, opted-out ones are left out. */
-function notInForce(problems: readonly LoadProblem[]): string {
+function notInForce(
+  problems: readonly LoadProblem[],
+  brokenReason: (problem: LoadProblem) => string,
+): string {
   const lines = problems.map((problem) => {
     const what = problem.setting ? `setting "${problem.name}"` : `hook "${problem.name}"`;
     const state = problem.setting

@@ -204,7 +204,8 @@ describe("the package lifecycle, end to end", () => {
       "list_dir",
     ]);
 
-    // One byte changed in the store: that hook is refused at run, the others still run.
+    // One byte changed in the store: that hook is refused at run, and stands in where it would have
+    // run: every tool call is refused, naming it and the fix; the run exits 1.
     const readerStore = await storeFolder(ws, "docs-reader");
     const bundle = join(readerStore, "dist", "hook.js");
     const original = await readFile(bundle);
@@ -212,11 +213,19 @@ describe("the package lifecycle, end to end", () => {
     changed[10] = (changed[10] ?? 0) ^ 1;
     await writeFile(bundle, changed);
     const tampered = await hookyard(["run", "--model", "scripted:session.json", "--json"], { cwd: ws, env });
-    expect(tampered.code).toBe(0);
+    expect(tampered.code).toBe(1);
     expect(tampered.stderr).toContain("RUN_ERR_STORE_MISMATCH");
     expect(tampered.stderr).toContain(bundle);
     expect(tampered.stderr).toMatch(/expected sha512-\S+ \(from hookyard\.lock\), found sha512-/);
-    expect(hookEvents(tampered.stdout).map((e) => e.hook)).toEqual(["ws-note", "tool-tagger"]);
+    const refused = hookEvents(tampered.stdout);
+    // Each of the two tool calls: the stand-in's failure, then the block it causes; no other hook ran.
+    expect(refused.map((e) => [e.hook, e.effect])).toEqual([
+      ["docs-reader", "error"],
+      ["docs-reader", "block"],
+      ["docs-reader", "error"],
+      ["docs-reader", "block"],
+    ]);
+    expect(refused[1]?.text).toMatch(/could not be loaded: .*run `hookyard install`/);
     expect((await run(ws, "verify")).code).toBe(3);
     const restored = await run(ws, "install");
     expect(restored.code, restored.stderr).toBe(0);

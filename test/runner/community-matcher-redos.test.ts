@@ -60,8 +60,10 @@ describe("a matcher cannot stall the agent (ReDoS)", () => {
     const started = performance.now();
     const outcome = await hooks.dispatch("tool_before", toolBefore({ args: { command: "a".repeat(30) } }));
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(outcome.runs.map((run) => run.hook)).toEqual(["plain"]);
-    expect(outcome.notices.map((n) => n.text)).toEqual(["plain ran"]);
+    // The guard is not in force, so its stand-in refuses the call, naming the pattern; it never ran.
+    expect(outcome.blockedBy?.hook).toBe("evil-guard");
+    expect(outcome.blockedBy?.reason).toContain('pattern "(a+)+$" repeats a group');
+    expect(outcome.runs.map((run) => [run.hook, run.engine])).toEqual([["evil-guard", "broken"]]);
   });
 
   it("a workspace hook's exponential matcher is refused the same way", async () => {

@@ -68,7 +68,8 @@ describe("hookyard.json matchers cannot stall the agent (ReDoS)", () => {
     const chain = hooks
       .list()
       .find((c) => c.point === "tool_before")
-      ?.hooks.map((h) => h.name);
+      ?.hooks.filter((h) => h.engine !== "broken")
+      .map((h) => h.name);
     expect(chain).toContain("fine");
     expect(chain).not.toContain("nested");
 

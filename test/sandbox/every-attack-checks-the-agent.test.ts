@@ -21,6 +21,7 @@ const notAttacks: Record<string, string> = {
   "startup-checks.test.ts": "the options and flags a sandbox is made with",
   "wall-timer-per-hook.test.ts": "a slow batch of hooks that each keep to their limits",
   "grants/grant-syntax.test.ts": "parsing grant strings; no hook runs",
+  "grants/rewrite-grants.test.ts": "parsing rewrite and redact grants and rating them; no hook runs",
   "broker/audit-trail.test.ts": "what the audit log records",
 };
 
