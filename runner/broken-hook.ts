@@ -40,8 +40,10 @@ export function brokenHook(problem: LoadProblem, origin: Origin): Rule | undefin
   };
 }
 
-/** "could not be loaded: <what is wrong>; <the fix>", the same in `list`, the block reason and `status`. */
+/**
+ * "could not be loaded (<the fix>): <what is wrong>", the same in `list`, the block reason and
+ * `status`. The fix comes first: the message (hashes, paths) can be long, and a transcript cuts it.
+ */
 export function brokenReason(problem: LoadProblem): string {
-  const fix = problem.fix && !problem.message.includes(problem.fix) ? `; ${problem.fix}` : "";
-  return `could not be loaded: ${problem.message}${fix}`;
+  return `could not be loaded${problem.fix ? ` (${problem.fix})` : ""}: ${problem.message}`;
 }

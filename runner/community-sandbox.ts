@@ -83,6 +83,11 @@ export class CommunitySandbox {
     return this.sandbox?.quarantined ?? new Set();
   }
 
+  /** Names of the hooks quarantined this session. */
+  get quarantinedNames(): string[] {
+    return [...this.quarantined].map((id) => this.name(id));
+  }
+
   /** The sandbox process's pid while it runs (process isolation). */
   get pid(): number | undefined {
     return this.sandbox?.pid;

@@ -77,6 +77,8 @@ export interface Hooks {
    * `onError: "open"`.
    */
   readonly problems: readonly LoadProblem[];
+  /** Sandboxed hooks quarantined this session after repeated isolate failures: they no longer run. */
+  quarantined(): string[];
   /** Waits for background hooks and pending state writes. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -285,6 +287,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       }),
     ...(options.backgroundLimit ? { backgroundLimit: options.backgroundLimit } : {}),
   });
+  const offLine = notInForceLine(problems, rules);
   const validate = options.validate ?? true;
   let closed = false;
 
@@ -305,13 +308,17 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
           );
         }
       }
-      return dispatcher.dispatch(point, ctx);
+      const outcome = await dispatcher.dispatch(point, ctx);
+      // Once a session, in the agent's user channel: what the workspace asks for that is not in force.
+      if (point === "agent_before" && offLine) outcome.notices.push({ hook: "hookyard", text: offLine });
+      return outcome;
     },
     list: () =>
       points.map((point) => {
         const { sync, background } = dispatcher.chain(point);
         return { point, hooks: [...sync, ...background].map((rule) => listed(rule, listings.get(rule))) };
       }),
+    quarantined: () => community?.quarantinedNames ?? [],
     drain: async () => {
       await dispatcher.drain();
       await state.flush();
@@ -366,10 +373,21 @@ function problemLine(
   configFile: string,
 ): string {
   const where = `${problem.code}: ${problem.setting ? "" : "hook "}"${problem.name}" (${problem.file ?? configFile})`;
-  const fix = problem.fix && !problem.message.includes(problem.fix) ? `; ${problem.fix}` : "";
+  const fix = problem.fix ? ` (${problem.fix})` : "";
   if (closedAt) {
-    return `${where} could not be loaded and blocks at ${closedAt.join(", ")} until fixed: ${problem.message}${fix}`;
+    return `${where} could not be loaded and blocks at ${closedAt.join(", ")} until fixed${fix}: ${problem.message}`;
   }
   const consequence = problem.setting ? "is ignored" : "was skipped";
-  return `${where} ${consequence}: ${problem.message}${fix}`;
+  return `${where} ${consequence}${fix}: ${problem.message}`;
+}
+
+/** One short line naming the hooks that did not load and what follows for each; undefined when all did. */
+function notInForceLine(problems: readonly LoadProblem[], rules: readonly Rule[]): string | undefined {
+  const hooks = problems.filter((problem) => !problem.setting);
+  if (hooks.length === 0) return undefined;
+  const standIns = new Set(rules.filter((rule) => rule.broken).map((rule) => rule.name));
+  const each = hooks.map(
+    (problem) => `"${problem.name}" (${standIns.has(problem.name) ? "blocks until fixed" : "left out"})`,
+  );
+  return `${hooks.length} hook(s) could not be loaded: ${each.join(", ")}; \`hookyard status\` says why and how to fix it`;
 }

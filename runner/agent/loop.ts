@@ -314,6 +314,17 @@ function report(outcome: ChainOutcome<AnyCtx>, emit: (event: AgentEvent) => void
     if (run.status !== "ok") emit({ ...base, effect: run.status });
     for (const effect of run.effects) emit({ ...base, effect, text: effectText(outcome, run.hook, effect) });
   }
+  // A notice of hookyard's own (hooks that are not in force), not of a hook that ran.
+  const ran = new Set(outcome.runs.map((run) => run.hook));
+  for (const notice of outcome.notices.filter((n) => !ran.has(n.hook))) {
+    const about = {
+      type: "hook" as const,
+      point: outcome.point,
+      hook: notice.hook,
+      trust: "trusted" as const,
+    };
+    emit({ ...about, origin: "builtin", ms: 0, effect: "notice", text: notice.text });
+  }
 }
 
 function effectText(outcome: ChainOutcome<AnyCtx>, hook: string, effect: string): string | undefined {

@@ -80,7 +80,7 @@ describe("hookyard init and list", () => {
     expect(chain.indexOf("broken")).toBeLessThan(chain.indexOf("guard"));
     expect(chain).toContain("BROKEN");
     expect(list.stdout).toMatch(
-      /not in force\n {2}broken: hook "broken" could not be loaded: .*; fix .*broken\.ts/,
+      /not in force\n {2}broken: hook "broken" could not be loaded \(fix .*broken\.ts\): /,
     );
   });
 });

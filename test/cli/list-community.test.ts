@@ -116,12 +116,12 @@ describe("hookyard list with community hooks", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^hookyard: error: RUN_ERR_STORE_MISMATCH: hook "power-tool" \\(${file}\\) could not be loaded and blocks at [a-z_, ]+ until fixed: ${file} does not match hookyard.lock: expected sha512-\\S+ \\(from hookyard.lock\\), found sha512-\\S+;`,
+        `^hookyard: error: RUN_ERR_STORE_MISMATCH: hook "power-tool" \\(${file}\\) could not be loaded and blocks at [a-z_, ]+ until fixed \\(run \`hookyard install\`\\): ${file} does not match hookyard.lock: expected sha512-\\S+ \\(from hookyard.lock\\), found sha512-\\S+;`,
       ),
     );
     expect(result.stdout).toMatch(/power-tool .*BROKEN/);
     expect(result.stdout).toMatch(
-      /not in force\n {2}broken: hook "power-tool" could not be loaded: .*hookyard install/,
+      /not in force\n {2}broken: hook "power-tool" could not be loaded \(run `hookyard install`\)/,
     );
     expect(result.stdout).toContain("doc-reader@1.4.2");
     const json = await list(root, "--json");

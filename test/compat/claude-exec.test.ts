@@ -199,7 +199,7 @@ describe("hookyard exec --profile claude", () => {
     expect(JSON.parse(result.stdout).hookSpecificOutput).toMatchObject({
       permissionDecision: "deny",
       permissionDecisionReason: expect.stringMatching(
-        /^Blocked by hook "seen": hook "seen" could not be loaded: .*run `hookyard install`/,
+        /^Blocked by hook "seen": hook "seen" could not be loaded \(run `hookyard install`\): /,
       ),
     });
     // Not a blockable point: the agent goes on.
@@ -212,7 +212,7 @@ describe("hookyard exec --profile claude", () => {
     const result = await claude(root, "PreToolUse", { tool_name: "Read", tool_input: { file_path: "a" } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("deny");
-    expect(result.stderr).toMatch(/hook "seen" .* was skipped: /);
+    expect(result.stderr).toMatch(/hook "seen" .* was skipped \(run `hookyard install`\): /);
   });
 
   it("finds the workspace from the input's cwd, wherever it was started", async () => {

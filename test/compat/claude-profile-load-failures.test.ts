@@ -25,7 +25,9 @@ describe("the claude profile: hooks that did not load", () => {
     const { root, hooks, logger } = await hooksWith({ rules: [brokenRule] });
     const prompt = await handleClaudeEvent(hooks, "UserPromptSubmit", inputFor("UserPromptSubmit"));
     expect(prompt.exitCode).toBe(2);
-    expect(prompt.stderr).toMatch(/^Blocked by hook "gate": hook "gate" could not be loaded: rules\[0\]/);
+    expect(prompt.stderr).toMatch(
+      /^Blocked by hook "gate": hook "gate" could not be loaded \(fix .*hookyard\.json\): rules\[0\]/,
+    );
     expect(prompt.stderr).toContain(`fix ${root}/hookyard.json`);
     expect(logger.errors.join("\n")).toMatch(/hook "gate" .*could not be loaded and blocks at turn_before/);
     const tool = await handleClaudeEvent(hooks, "PreToolUse", inputFor("PreToolUse"));

@@ -124,11 +124,11 @@ export default defineHook({
     expect(message).toContain("hookyard install");
     expect(message).toContain("hookyard verify");
     expect(logger.errors).toEqual([
-      `RUN_ERR_STORE_MISMATCH: hook "alpha" (${file}) could not be loaded and blocks at tool_before until fixed: ${message}; run \`hookyard install\``,
+      `RUN_ERR_STORE_MISMATCH: hook "alpha" (${file}) could not be loaded and blocks at tool_before until fixed (run \`hookyard install\`): ${message}`,
     ]);
     expect(await refusedBy(hooks)).toEqual({
       hook: "alpha",
-      reason: `hook "alpha" could not be loaded: ${message}; run \`hookyard install\``,
+      reason: `hook "alpha" could not be loaded (run \`hookyard install\`): ${message}`,
     });
     expect(listedAt(hooks, "alpha")).toMatchObject({
       engine: "broken",
@@ -148,7 +148,9 @@ export default defineHook({
     await flipByte(bundle.alpha as string, (text) => text.indexOf("alpha ran"));
     const { hooks, logger } = await load(root);
     expect(logger.errors).toEqual([
-      expect.stringMatching(/^RUN_ERR_STORE_MISMATCH: hook "alpha" .* was skipped: /),
+      expect.stringMatching(
+        /^RUN_ERR_STORE_MISMATCH: hook "alpha" .* was skipped \(run `hookyard install`\): /,
+      ),
     ]);
     expect(await notices(hooks)).toEqual(["local: local ran", "beta: beta ran"]);
     expect(listedAt(hooks, "alpha")).toBeUndefined();

@@ -255,7 +255,7 @@ describe("loadHooks: overrides in hookyard.json", () => {
       expect.objectContaining({ name: "audit-log", code: "RUN_ERR_CONFIG_INVALID" }),
     ]);
     expect(logger.errors.join("\n")).toMatch(
-      /hook "audit-log" \(.*hookyard\.json\) was skipped: hooks\.audit-log\.enabled/,
+      /hook "audit-log" \(.*hookyard\.json\) was skipped \(fix .*\): hooks\.audit-log\.enabled/,
     );
   });
 
@@ -281,7 +281,7 @@ describe("loadHooks: overrides in hookyard.json", () => {
     expect(outcome.blockedBy).toEqual({
       hook: "guard",
       reason: expect.stringMatching(
-        /^hook "guard" could not be loaded: hooks\.guard\.enabled: .*; fix .*hookyard\.json$/,
+        /^hook "guard" could not be loaded \(fix .*hookyard\.json\): hooks\.guard\.enabled: /,
       ),
     });
     expect(names(hooks, "turn_before") ?? []).toEqual([]);
@@ -445,7 +445,9 @@ describe("a hook file that throws something unprintable while it loads", () => {
         },
       });
       expect(logger.errors).toEqual([
-        expect.stringMatching(/hook "lint" .* blocks at tool_before until fixed: rules\[0\]\.command/),
+        expect.stringMatching(
+          /hook "lint" .* blocks at tool_before until fixed \(fix .*\): rules\[0\]\.command/,
+        ),
       ]);
       expect(logger.warnings).toEqual([]);
     });
