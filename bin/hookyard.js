@@ -5,8 +5,11 @@
 const args = process.argv.slice(2);
 
 // The agent's command hook: a thin client of the workspace's daemon, answered before the CLI loads.
-const answered =
-  args.includes("exec") && (await (await import("../dist/cli/daemon/client.js")).execFromBin(args));
+let answered = false;
+if (args.includes("exec")) {
+  const client = await import("../dist/cli/daemon/client.js").catch(() => undefined);
+  answered = client !== undefined && (await client.execFromBin(args));
+}
 
 if (!answered) {
   const { runCli } = await import("../dist/cli/main.js");

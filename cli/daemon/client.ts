@@ -12,14 +12,14 @@ import { refusalAnswer } from "./refusal.js";
  * the runner, zod, commander or esbuild, so a warm event costs about a bare node start.
  *
  * 1. The daemon answers: its bytes are printed, its exit code is the exit code.
- * 2. None answers: one is started in the background (detached, its output to its log) and waited
- *    for (HOOKYARD_DAEMON_START_MS); the first event pays the start, the next ones do not.
- * 3. It cannot start or does not answer in time: the chain runs in this process, as exec always did.
+ * 2. None answers: one is started in the background (detached, its output to its log), and this
+ *    event is answered in this process meanwhile; the next events find the daemon warm.
+ * 3. It cannot start, does not answer in time, or goes away: the chain runs in this process too.
  * 4. Neither gives an answer at PreToolUse or UserPromptSubmit: the event is refused, in that
  *    agent's protocol, with what failed. A blockable event never passes without a chain having run.
  *
  * HOOKYARD_EXEC_ROUTE: `auto` (the default, as above), `inprocess` (no daemon), `daemon` (no
- * fallback: the daemon or a refusal).
+ * fallback: the daemon, waited for when it starts (HOOKYARD_DAEMON_START_MS), or a refusal).
  */
 
 /** The most stdin the daemon is sent; more is the in-process path's to refuse. */
@@ -48,22 +48,15 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
     if (size > maxInputBytes) break;
   }
   const route = process.env.HOOKYARD_EXEC_ROUTE ?? "auto";
-  const body = Buffer.concat(chunks);
   let why = "";
-  if (route !== "inprocess" && size <= maxInputBytes) {
-    const root = await rootFor(body, args.cwd);
-    const paths = root === undefined ? undefined : daemonPaths(root);
-    if (root !== undefined && paths !== undefined) {
-      const result = await viaDaemon(root, paths, args.event, body);
-      if ("answer" in result) {
-        write(result.answer);
-        return true;
-      }
-      why = result.why;
-      if (route !== "daemon") {
-        process.stderr.write(`hookyard: warning: ${why}: answering in this process instead\n`);
-      }
-    }
+  try {
+    const routed = await routeToDaemon(route, args, chunks, size);
+    if (routed === true) return true;
+    why = routed;
+  } catch (error) {
+    // A bug here must not cost the event its guards: the in-process path still answers.
+    why = `the exec client failed (${(error as Error).message})`;
+    process.stderr.write(`hookyard: warning: ${why}: answering in this process instead\n`);
   }
   if (route === "daemon" && why !== "") {
     write(
@@ -80,6 +73,28 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   }
   await inProcess(argv, args.event, chunks, why);
   return true;
+}
+
+/** True once the daemon's answer is written; else why the daemon did not answer ("" when not asked). */
+async function routeToDaemon(
+  route: string,
+  args: ExecArgs,
+  chunks: Buffer[],
+  size: number,
+): Promise<true | string> {
+  if (route === "inprocess" || size > maxInputBytes) return "";
+  const body = Buffer.concat(chunks);
+  const root = await rootFor(body, args.cwd);
+  if (root === undefined) return "";
+  const result = await viaDaemon(root, daemonPaths(root), args.event, body, route === "daemon");
+  if ("answer" in result) {
+    write(result.answer);
+    return true;
+  }
+  if (route !== "daemon" && !result.starting) {
+    process.stderr.write(`hookyard: warning: ${result.why}: answering in this process instead\n`);
+  }
+  return result.why;
 }
 
 /** `exec --profile claude <Event>` with at most `--cwd <dir>` besides, the event one hookyard maps. */
@@ -128,9 +143,16 @@ async function rootFor(body: Buffer, cwdOption: string | undefined): Promise<str
   return findWorkspaceRoot(dir);
 }
 
-type ViaDaemon = { answer: EventAnswer } | { why: string };
+/** `starting`: no daemon was up, and one is starting in the background for the next events. */
+type ViaDaemon = { answer: EventAnswer } | { why: string; starting?: boolean };
 
-async function viaDaemon(root: string, paths: DaemonPaths, event: string, body: Buffer): Promise<ViaDaemon> {
+async function viaDaemon(
+  root: string,
+  paths: DaemonPaths,
+  event: string,
+  body: Buffer,
+  wait: boolean,
+): Promise<ViaDaemon> {
   if (Buffer.byteLength(paths.socket) > maxSocketPath) {
     return {
       why: `the daemon's socket path ${paths.socket} is too long for a unix socket (set XDG_RUNTIME_DIR to a shorter folder)`,
@@ -157,14 +179,18 @@ async function viaDaemon(root: string, paths: DaemonPaths, event: string, body: 
   if (asked && asked.code !== "ENOENT" && asked.code !== "ECONNREFUSED") {
     return { why: `the hookyard daemon did not answer (${asked.why}; its log: ${paths.log})` };
   }
-  return startAndAsk(paths, root, request);
+  return startDaemon(paths, root, wait ? request : undefined);
 }
 
-/** Starts the workspace's daemon in the background and asks it as soon as it listens. */
-async function startAndAsk(
+/**
+ * Starts the workspace's daemon in the background. With `request` (HOOKYARD_EXEC_ROUTE=daemon),
+ * asks it as soon as it listens; without, leaves it starting for the next events: this one is
+ * answered in this process at once, which costs less than waiting for a daemon to load the hooks.
+ */
+async function startDaemon(
   paths: DaemonPaths,
   root: string,
-  request: () => ReturnType<typeof ask<{ type: "answer" } & EventAnswer>>,
+  request: (() => ReturnType<typeof ask<{ type: "answer" } & EventAnswer>>) | undefined,
 ): Promise<ViaDaemon> {
   let logFd: number;
   try {
@@ -190,6 +216,12 @@ async function startAndAsk(
     child.unref();
   } finally {
     closeSync(logFd);
+  }
+  if (request === undefined) {
+    return {
+      why: `the hookyard daemon is not up yet (one is starting; its log: ${paths.log})`,
+      starting: true,
+    };
   }
   const deadline = Date.now() + envMs("HOOKYARD_DAEMON_START_MS", 5000);
   for (;;) {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,7 +44,7 @@ export function daemonPaths(root: string, env: NodeJS.ProcessEnv = process.env):
   } catch {
     // no daemon module (a broken install): the client finds out when it starts one
   }
-  const name = createHash("sha256").update(`${root}\0${daemonEntry}\0${build}`).digest("hex").slice(0, 24);
+  const name = nameHash(`${root}\0${daemonEntry}\0${build}`);
   return {
     dir,
     socket: join(dir, `${name}.sock`),
@@ -84,4 +83,19 @@ export function checkRuntimeDir(dir: string, create: boolean): void {
       `other users may enter ${dir} (mode ${(info.mode & 0o777).toString(8)}): run chmod 700 ${dir}`,
     );
   }
+}
+
+/**
+ * 96 bits of FNV-1a (three 32-bit lanes with different seeds), as hex: a name, not a secret (the
+ * folder is the user's alone). Not node:crypto, whose loading alone costs the client 8 ms.
+ */
+function nameHash(text: string): string {
+  const lanes = [0x811c9dc5, 0x01000193 ^ 0x5bd1e995, 0x9e3779b9];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    for (let lane = 0; lane < lanes.length; lane++) {
+      lanes[lane] = Math.imul((lanes[lane] as number) ^ code ^ (lane << 16), 0x01000193);
+    }
+  }
+  return lanes.map((lane) => (lane >>> 0).toString(16).padStart(8, "0")).join("");
 }

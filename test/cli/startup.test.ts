@@ -77,8 +77,8 @@ async function traced(
       child.stdin?.end(options.input);
       let out = "";
       let err = "";
-      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr?.on("data", (chunk: Buffer) => (err += chunk.toString()));
       child.on("error", fail);
       child.on("close", (exit) => done({ code: exit, stdout: out, stderr: err }));
     },

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -30,7 +30,6 @@ const guardHook = (word = "rm -rf") => `export default {
 `;
 
 const runtimeDirs: string[] = [];
-const children: ChildProcess[] = [];
 
 /** Every daemon a test started: the pids its logs name. */
 async function daemonPids(runtime: string): Promise<number[]> {
@@ -44,6 +43,13 @@ async function daemonPids(runtime: string): Promise<number[]> {
   return pids;
 }
 
+/** The daemons' pids once `count` of them listen: the first event starts one and does not wait for it. */
+async function daemonsUp(runtime: string, count = 1): Promise<number[]> {
+  let pids: number[] = [];
+  await eventually(async () => (pids = await daemonPids(runtime)).length >= count);
+  return pids;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -54,7 +60,6 @@ function alive(pid: number): boolean {
 }
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   for (const runtime of runtimeDirs.splice(0)) {
     for (const pid of await daemonPids(runtime)) if (alive(pid)) process.kill(pid, "SIGKILL");
   }
@@ -132,7 +137,7 @@ describe("hookyard exec through the workspace's daemon", () => {
     const first = await exec(root, "PreToolUse", bash(root, "rm -rf ~"), route.env);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toEqual(denial('Blocked by hook "guard": rm -rf is not allowed'));
-    const [pid] = await daemonPids(route.runtime);
+    const [pid] = await daemonsUp(route.runtime);
     expect(pid).toBeGreaterThan(0);
     for (const [event, input] of cases) {
       const expected = await exec(root, event, input, inProcess);
@@ -176,7 +181,7 @@ describe("hookyard exec through the workspace's daemon", () => {
         denial('Blocked by hook "guard": rm -rf is not allowed'),
       );
     }
-    expect(await daemonPids(route.runtime)).toHaveLength(1);
+    expect(await daemonsUp(route.runtime)).toHaveLength(1);
   });
 
   it("lets one daemon serve a workspace: a second one is refused, and two execs starting at once share one", async () => {
@@ -190,7 +195,10 @@ describe("hookyard exec through the workspace's daemon", () => {
         denial('Blocked by hook "guard": rm -rf is not allowed'),
       );
     }
-    const pids = await daemonPids(route.runtime);
+    const pids = await daemonsUp(route.runtime);
+    // Give the losers of the race their time to find the winner and stop.
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(await daemonPids(route.runtime)).toEqual(pids);
     expect(pids).toHaveLength(1);
     // Started by hand beside it: it finds the socket answered and stops.
     const second = spawnSync(
@@ -207,16 +215,22 @@ describe("hookyard exec through the workspace's daemon", () => {
     const root = await workspace({ ".hookyard/hooks/guard.mjs": guardHook() });
     const route = await daemonRoute();
     expect((await exec(root, "PreToolUse", bash(root, "ls"), route.env)).code).toBe(0);
-    const [pid] = await daemonPids(route.runtime);
+    const [pid] = await daemonsUp(route.runtime);
+    // Warm: the next event is answered by it.
+    expect((await exec(root, "PreToolUse", bash(root, "ls"), route.env)).stderr).toBe(
+      "guard looked at bash\n",
+    );
     process.kill(pid as number, "SIGKILL");
     await eventually(() => !alive(pid as number));
     // Its socket file is left behind; the next exec starts a daemon that takes it over.
     const after = await exec(root, "PreToolUse", bash(root, "rm -rf ~"), route.env);
     expect(after.code).toBe(0);
     expect(JSON.parse(after.stdout)).toEqual(denial('Blocked by hook "guard": rm -rf is not allowed'));
-    const pids = await daemonPids(route.runtime);
+    const pids = await daemonsUp(route.runtime, 2);
     expect(pids).toHaveLength(2);
     expect(alive(pids[1] as number)).toBe(true);
+    const warm = await exec(root, "PreToolUse", bash(root, "rm -rf ~"), route.env);
+    expect(JSON.parse(warm.stdout)).toEqual(denial('Blocked by hook "guard": rm -rf is not allowed'));
   });
 
   it("falls back to the chain in its own process when the daemon cannot start, and says so", async () => {
@@ -277,7 +291,8 @@ describe("hookyard exec through the workspace's daemon", () => {
     const root = await workspace({ ".hookyard/hooks/guard.mjs": guardHook() });
     const route = await daemonRoute();
     expect((await exec(root, "PreToolUse", bash(root, "git push --force"), route.env)).stdout).toBe("");
-    const [pid] = await daemonPids(route.runtime);
+    const [pid] = await daemonsUp(route.runtime);
+    await exec(root, "PreToolUse", bash(root, "ls"), route.env);
     await writeFile(join(root, ".hookyard", "hooks", "guard.mjs"), guardHook("git push --force"));
     const picked = await eventually(async () => {
       const result = await exec(root, "PreToolUse", bash(root, "git push --force"), route.env);
@@ -291,7 +306,7 @@ describe("hookyard exec through the workspace's daemon", () => {
     const root = await workspace({ ".hookyard/hooks/guard.mjs": guardHook() });
     const route = await daemonRoute({ HOOKYARD_DAEMON_IDLE_MS: "700" });
     expect((await exec(root, "PreToolUse", bash(root, "ls"), route.env)).code).toBe(0);
-    const [pid] = await daemonPids(route.runtime);
+    const [pid] = await daemonsUp(route.runtime);
     expect(await eventually(() => !alive(pid as number))).toBe(true);
     const files = await readdir(join(route.runtime, "hookyard"));
     expect(files.filter((name) => name.endsWith(".sock"))).toEqual([]);
@@ -307,6 +322,7 @@ describe("hookyard exec through the workspace's daemon", () => {
     const root = await workspace({ ".hookyard/hooks/guard.mjs": guardHook() });
     const route = await daemonRoute();
     expect((await exec(root, "PreToolUse", bash(root, "ls"), route.env)).code).toBe(0);
+    await daemonsUp(route.runtime);
     const { daemonStatus } = await statusModule();
     const status = await daemonStatus(root, { env: route.env });
     if (!status.running) throw new Error("no daemon");
