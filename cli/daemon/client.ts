@@ -71,7 +71,7 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
     );
     return true;
   }
-  await inProcess(argv, args.event, chunks, why);
+  await inProcess(args.cwd, args.event, chunks, why);
   return true;
 }
 
@@ -243,11 +243,11 @@ async function startDaemon(
 }
 
 /**
- * Today's path: the whole CLI in this process, on the stdin already read. If it gives no answer
+ * Today's path: exec's command in this process, on the stdin already read. If it gives no answer
  * (it fails, or a hook ends the process) at a blockable event, the event is refused.
  */
 async function inProcess(
-  argv: readonly string[],
+  cwd: string | undefined,
   event: string,
   chunks: Buffer[],
   why: string,
@@ -272,8 +272,11 @@ async function inProcess(
   process.on("exit", onExit);
   let code: number;
   try {
-    const [{ main }, { Readable, Writable }] = await Promise.all([
-      import("../main.js"),
+    // exec's own command, without the CLI around it (commander and every other command's module):
+    // the plain form needs no parsing, and errors are rendered as the CLI renders them.
+    const [{ default: execCommand }, { renderError }, { Readable, Writable }] = await Promise.all([
+      import("../commands/exec.js"),
+      import("../error-message.js"),
       import("node:stream"),
     ]);
     // Streams, not bare writers: exec builds a Console on its stderr for the hooks' output.
@@ -284,16 +287,29 @@ async function inProcess(
           done();
         },
       });
-    code = await main([...argv], {
-      stdout: sink((text) => stdout.push(text)),
-      stderr: sink((text) => {
-        process.stderr.write(text);
-        lastError = text.trim().split("\n").pop() ?? lastError;
-      }),
-      stdin: Readable.from(chunks),
-      env: process.env,
-      cwd: process.cwd(),
+    const stderr = sink((text) => {
+      process.stderr.write(text);
+      lastError = text.trim().split("\n").pop() ?? lastError;
     });
+    try {
+      code =
+        (await execCommand.run(
+          {
+            cwd: cwd ?? process.cwd(),
+            stdout: sink((text) => stdout.push(text)),
+            stderr,
+            stdin: Readable.from(chunks),
+            env: process.env,
+            color: false,
+            debug: false,
+          },
+          [event],
+        )) ?? 0;
+    } catch (error) {
+      const rendered = renderError(error);
+      stderr.write(`${rendered.line}\n`);
+      code = rendered.exitCode;
+    }
   } catch (error) {
     code = 1;
     lastError = (error as Error).message;
