@@ -46,7 +46,10 @@ async function daemonPids(runtime: string): Promise<number[]> {
 /** The daemons' pids once `count` of them listen: the first event starts one and does not wait for it. */
 async function daemonsUp(runtime: string, count = 1): Promise<number[]> {
   let pids: number[] = [];
-  await eventually(async () => (pids = await daemonPids(runtime)).length >= count);
+  await eventually(async () => {
+    pids = await daemonPids(runtime);
+    return pids.length >= count;
+  });
   return pids;
 }
 
