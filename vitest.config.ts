@@ -18,6 +18,9 @@ export default defineConfig({
     // isolated-vm needs --no-node-snapshot on Node 20; forks let us pass it to every worker.
     pool: "forks",
     execArgv: ["--no-node-snapshot"],
+    // `hookyard exec` answers in its own process unless a test asks for the daemon route (and
+    // stops the daemons it started): no test leaves a daemon behind by accident.
+    env: { HOOKYARD_EXEC_ROUTE: "inprocess" },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

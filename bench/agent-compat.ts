@@ -1,16 +1,25 @@
 /**
- * Hook latency per event for a coding agent (issue 8): the same guard ("deny a Bash command that
- * runs rm -rf /") answered by `hookyard exec` (a process per event), by `hookyard serve` (an HTTP
- * call to a warm daemon), and by the command hooks users write today, in sh and in python. Every
- * answer is checked. Goal: serve p50 ≤ 2 ms including HTTP, and ≥ 10× faster than python.
+ * Hook latency per event for a coding agent (issues 8 and 14): the same guard ("deny a Bash command
+ * that runs rm -rf /") answered by `hookyard exec` (a process per event: the thin client of a warm
+ * daemon, the first event that starts the daemon, and the old in-process route), by `hookyard serve`
+ * (an HTTP call to a warm daemon), and by the command hooks users write today, in sh and in python,
+ * beside bare `node -e 0` (the floor of any node process) and `hookyard --help`. Every answer is
+ * checked. Goals: serve p50 ≤ 2 ms including HTTP and ≥ 10× faster than python; warm exec p50 ≤
+ * 1.3× bare node and below python; a first event ≤ 3× bare node; `hookyard --help` ≤ 1.5× bare node.
  */
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "undici";
+import { execCommand } from "../cli/claude-settings/install-into.js";
+import { daemonPaths } from "../cli/daemon/paths.js";
+import { stopDaemon } from "../cli/daemon/status.js";
 import { installCommunityGuard } from "./agent-compat/community-guard.js";
 import {
+  coldProcessContender,
   type EventContender,
+  floorContender,
   processContender,
   type ServeConnection,
   serveContender,
@@ -20,18 +29,25 @@ import { eventName, preToolUseEvents } from "./agent-compat/event.js";
 import { shGuardCommand } from "./agent-compat/guards.js";
 import type { HookProcess } from "./agent-compat/hook-process.js";
 import { findPython } from "./agent-compat/python.js";
-import { footerLines, goalLine, latency, latencyTable, type Row, ratioLine } from "./agent-compat/report.js";
+import {
+  execGoalLines,
+  footerLines,
+  goalLine,
+  latency,
+  latencyTable,
+  type Row,
+  ratioLine,
+} from "./agent-compat/report.js";
 import { type ServeDaemon, startServe } from "./agent-compat/serve-process.js";
 import { writeTrustedWorkspace } from "./agent-compat/workspace.js";
 import { childEnv } from "./install/child-env.js";
-import { hookyardBin } from "./install/hookyard-registry.js";
 import { runRounds } from "./install/rounds.js";
 import { withCleanup } from "./registry/cleanup.js";
 
 const warmupRounds = 2;
-const timedRounds = 30;
-/** Calls per round: a process costs 10 to 500 ms, a request to serve about one. */
-const perRound = { exec: 2, serve: 150, sh: 10, python: 10 };
+const timedRounds = 20;
+/** Calls per round: a process costs 10 to 1,000 ms, a request to serve about one. */
+const perRound = { exec: 6, execCold: 2, execInProcess: 2, serve: 150, sh: 6, python: 6, node: 6, help: 3 };
 
 function seconds(since: number): string {
   return `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -60,9 +76,11 @@ export async function run(): Promise<void> {
       sandboxed: join(root, "sandboxed"),
       home: join(root, "home"),
       scratch: join(root, "scratch"),
+      runtime: join(root, "runtime"),
     };
     for (const dir of Object.values(dirs)) await mkdir(dir);
-    const env = childEnv(dirs.home);
+    // The exec daemons' sockets and logs in the bench's own runtime dir; they stay up between calls.
+    const env = { ...childEnv(dirs.home), XDG_RUNTIME_DIR: dirs.runtime, HOOKYARD_EXEC_ROUTE: "auto" };
     const { pythonScript } = await writeTrustedWorkspace(dirs.trusted);
     const python = await findPython();
     log(
@@ -85,12 +103,20 @@ export async function run(): Promise<void> {
       trusted: preToolUseEvents(dirs.trusted, dirs.home),
       sandboxed: preToolUseEvents(dirs.sandboxed, dirs.home),
     };
-    const exec = (cwd: string): HookProcess => ({
-      command: process.execPath,
-      args: ["--no-node-snapshot", hookyardBin, "exec", "--profile", "claude", eventName],
+    // Exactly the command install-into writes, run through sh as that agent runs it.
+    const installed = `${execCommand()} exec --profile claude ${eventName}`;
+    const exec = (cwd: string, extra: NodeJS.ProcessEnv = {}): HookProcess => ({
+      command: "sh",
+      args: ["-c", installed],
       cwd,
-      env,
+      env: { ...env, ...extra },
     });
+    const stopDaemonOf = async (workspace: string) => {
+      await stopDaemon(workspace, { env });
+      const { socket } = daemonPaths(workspace, env);
+      for (let i = 0; i < 500 && existsSync(socket); i++) await new Promise((done) => setTimeout(done, 10));
+    };
+    cleanup.dir(dirs.runtime);
     // How that agent runs a command hook.
     const sh = (command: string): HookProcess => ({
       command: "sh",
@@ -114,20 +140,49 @@ export async function run(): Promise<void> {
           hook: sh(`${shQuote(python.executable)} ${shQuote(pythonScript)}`),
         })
       : undefined;
+    const floor = floorContender({
+      name: "bare node -e 0 (floor)",
+      short: "node",
+      perRound: perRound.node,
+      hook: sh(`${shQuote(process.execPath)} -e 0`),
+    });
+    const warmExec = processContender({
+      name: "hookyard exec, warm daemon, trusted hook",
+      short: "exec",
+      perRound: perRound.exec,
+      events: events.trusted,
+      hook: exec(dirs.trusted),
+    });
+    const coldExec = coldProcessContender({
+      name: "hookyard exec, first event (starts the daemon)",
+      short: "exec first",
+      perRound: perRound.execCold,
+      events: events.trusted,
+      hook: exec(dirs.trusted),
+      before: () => stopDaemonOf(dirs.trusted),
+    });
+    const help = floorContender({
+      name: "hookyard --help",
+      short: "help",
+      perRound: perRound.help,
+      hook: sh(`${execCommand()} --help`),
+    });
     const contenders: EventContender[] = [
+      warmExec,
       processContender({
-        name: "hookyard exec, trusted hook",
-        short: "exec",
-        perRound: perRound.exec,
-        events: events.trusted,
-        hook: exec(dirs.trusted),
-      }),
-      processContender({
-        name: "hookyard exec, sandboxed hook",
+        name: "hookyard exec, warm daemon, sandboxed hook",
         short: "exec sandboxed",
         perRound: perRound.exec,
         events: events.sandboxed,
         hook: exec(dirs.sandboxed),
+      }),
+      coldExec,
+      processContender({
+        name: "hookyard exec, in-process (no daemon, as before)",
+        short: "exec in-process",
+        perRound: perRound.execInProcess,
+        events: events.trusted,
+        hook: exec(dirs.trusted, { HOOKYARD_EXEC_ROUTE: "inprocess" }),
       }),
       serve,
       serveContender({
@@ -145,12 +200,15 @@ export async function run(): Promise<void> {
         hook: sh(shGuardCommand),
       }),
       ...(pythonRow ? [pythonRow] : []),
+      floor,
+      help,
     ];
 
     try {
       await runRounds(contenders, { warmup: warmupRounds, rounds: timedRounds }, log, cleanup.signal);
     } finally {
       await Promise.all(Object.values(connections).map((connection) => connection.client.close()));
+      await Promise.all([stopDaemonOf(dirs.trusted), stopDaemonOf(dirs.sandboxed)]);
     }
 
     const latencyOf = (contender: EventContender) => latency(timedSamples(contender, warmupRounds));
@@ -170,8 +228,16 @@ export async function run(): Promise<void> {
     console.log("");
     console.log(ratioLine(serveLatency, pythonLatency));
     console.log(goalLine(serveLatency, pythonLatency));
+    for (const line of execGoalLines({
+      warm: latencyOf(warmExec),
+      first: latencyOf(coldExec),
+      help: latencyOf(help),
+      floor: latencyOf(floor),
+      python: pythonLatency,
+    }))
+      console.log(line);
     const footer = footerLines({
-      rounds: `${timedRounds} rounds after ${warmupRounds} warm-up rounds; calls per round: exec ${perRound.exec}, serve ${perRound.serve}, sh ${perRound.sh}, python ${perRound.python}`,
+      rounds: `${timedRounds} rounds after ${warmupRounds} warm-up rounds; calls per round: exec ${perRound.exec} (first event ${perRound.execCold}, in-process ${perRound.execInProcess}), serve ${perRound.serve}, sh ${perRound.sh}, python ${perRound.python}, node ${perRound.node}, --help ${perRound.help}`,
       python: python ? `${python.executable} ${python.version}` : "no python3 on PATH",
       loadBefore,
       loadAfter: loadLine(),

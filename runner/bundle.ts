@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
 
 /** `hookyard` inside a hook file is this tiny module: defineHook is an identity function. */
@@ -24,12 +25,26 @@ export class BundleError extends Error {
 export async function bundleHook(
   file: string,
   target: "trusted" | "sandbox",
-  options: {
-    sourcemap?: boolean;
-    /** Paths in the bundle's comments are relative to it (default: the process's cwd): `hookyard pack` passes the package folder so the bytes do not depend on where it runs. */
-    workingDir?: string;
-  } = {},
+  options: BundleOptions = {},
 ): Promise<string> {
+  return (await bundleHookWithInputs(file, target, options)).code;
+}
+
+export interface BundleOptions {
+  sourcemap?: boolean;
+  /** Paths in the bundle's comments are relative to it (default: the process's cwd): `hookyard pack` passes the package folder so the bytes do not depend on where it runs. */
+  workingDir?: string;
+}
+
+/**
+ * bundleHook, and every file the bundle was made from (absolute paths, from esbuild's metafile):
+ * a bundle whose inputs are unchanged is the same bundle, so a cache keyed by them needs no build.
+ */
+export async function bundleHookWithInputs(
+  file: string,
+  target: "trusted" | "sandbox",
+  options: BundleOptions = {},
+): Promise<{ code: string; inputs: string[] }> {
   const sandbox = target === "sandbox";
   const result = await build({
     entryPoints: [file],
@@ -43,6 +58,7 @@ export async function bundleHook(
     sourcemap: options.sourcemap ? "inline" : false,
     legalComments: sandbox ? "none" : "eof",
     plugins: [hookyardShim],
+    metafile: true,
     ...(options.workingDir ? { absWorkingDir: options.workingDir } : {}),
   }).catch(
     (error: {
@@ -60,5 +76,10 @@ export async function bundleHook(
   );
   const output = result.outputFiles[0];
   if (!output) throw new BundleError("esbuild produced no output");
-  return output.text;
+  const base = options.workingDir ?? process.cwd();
+  const inputs = Object.keys(result.metafile?.inputs ?? {})
+    // The shim (hookyard-shim:hookyard) is part of hookyard, not of the hook.
+    .filter((input) => !/^[a-z-]+:/.test(input))
+    .map((input) => resolve(base, input));
+  return { code: output.text, inputs };
 }

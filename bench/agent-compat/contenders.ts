@@ -85,3 +85,28 @@ export function serveContender(spec: ContenderSpec & { connection: ServeConnecti
 export function timedSamples(contender: EventContender, warmupRounds: number): number[] {
   return contender.samples.slice(warmupRounds * contender.perRound);
 }
+
+/** A process whose answer is not a guard's (`node -e 0`, `hookyard --help`): timed, its exit checked. */
+export function floorContender(spec: Omit<ContenderSpec, "events"> & { hook: HookProcess }): EventContender {
+  return eventContender({ ...spec, events: { json: () => "" } }, async (_expected, _call, signal) => {
+    const answer = await runHookProcess(spec.hook, "", signal);
+    if (answer.exitCode !== 0) {
+      throw new Error(
+        `${spec.name} exited ${answer.exitCode ?? answer.signal}: ${answer.stderr.slice(-2_000)}`,
+      );
+    }
+    return answer.ms;
+  });
+}
+
+/** A process per event, after `before` (not timed): the exec daemon stopped, so the call starts one. */
+export function coldProcessContender(
+  spec: ContenderSpec & { hook: HookProcess; before: () => Promise<void> },
+): EventContender {
+  return eventContender(spec, async (expected, call, signal) => {
+    await spec.before();
+    const answer = await runHookProcess(spec.hook, spec.events.json(expected, call), signal);
+    checkCommandAnswer(spec.name, expected, answer);
+    return answer.ms;
+  });
+}

@@ -66,6 +66,38 @@ export function goalLine(serve: Latency, python: Latency | undefined): string {
   return `goal: ${goalText}: ${met ? "met" : "NOT met"} (serve p50 ${ms(serve.p50)}, python/serve ${times.toFixed(1)}x)`;
 }
 
+/** Issue 14's goals for the exec route, each against bare `node -e 0` spawned the same way. */
+export function execGoalLines(rows: {
+  warm: Latency;
+  first: Latency;
+  help: Latency;
+  floor: Latency;
+  python: Latency | undefined;
+}): string[] {
+  const times = (row: Latency) => row.p50 / rows.floor.p50;
+  const line = (goal: string, met: boolean, detail: string) =>
+    `goal: ${goal}: ${met ? "met" : "NOT met"} (${detail})`;
+  const warm = times(rows.warm);
+  const belowPython = rows.python === undefined || rows.warm.p50 < rows.python.p50;
+  return [
+    line(
+      "warm exec p50 ≤ 1.3× bare node and below the python hook",
+      warm <= 1.3 && belowPython,
+      `exec ${ms(rows.warm.p50)} = ${warm.toFixed(2)}× node ${ms(rows.floor.p50)}; python ${rows.python ? ms(rows.python.p50) : "not run"}`,
+    ),
+    line(
+      "first event (daemon start) ≤ 3× bare node",
+      times(rows.first) <= 3,
+      `${ms(rows.first.p50)} = ${times(rows.first).toFixed(2)}×`,
+    ),
+    line(
+      "hookyard --help ≤ 1.5× bare node",
+      times(rows.help) <= 1.5,
+      `${ms(rows.help.p50)} = ${times(rows.help).toFixed(2)}×`,
+    ),
+  ];
+}
+
 export function footerLines(how: {
   rounds: string;
   python: string;
@@ -77,9 +109,12 @@ export function footerLines(how: {
       " tool_name, tool_input {command, description}, tool_use_id); calls alternate `rm -rf /`, checked to be denied with the" +
       " guard's reason, and `ls`, checked to get no decision. A wrong answer stops the bench.",
     `timed: process rows from spawn to exit (the input written to stdin, the start of node, sh or python included); serve rows from the POST to the answer's last byte, over one keep-alive connection (undici). ${how.rounds}, interleaved (each round runs every row's batch, in table order). A p99 over fewer than 100 calls is the slowest call.`,
-    "exec: node --no-node-snapshot bin/hookyard.js exec --profile claude PreToolUse, spawned directly. Trusted: the guard in .hookyard/hooks/guard.ts;" +
-      " sandboxed: the same source packed with `hookyard pack`, published to a `hookyard registry serve` on 127.0.0.1 and installed with" +
-      " `hookyard install --sandbox` (an isolate in the sandbox process, which exec starts per event). The builtin hooks (the audit log) run too, as in any workspace.",
+    "exec: sh -c '<node> <hookyard>/bin/hookyard.js exec --profile claude PreToolUse', the command install-into writes, as that agent runs it. Warm: the workspace's" +
+      " exec daemon is up (the client asks it over its unix socket); first event: the daemon was stopped before each call (not timed), so the call starts it in the background and answers in its own process" +
+      " meanwhile; in-process: HOOKYARD_EXEC_ROUTE=inprocess, the chain in the exec process as before the daemon. Trusted: the guard in .hookyard/hooks/guard.ts (its" +
+      " bundle cached); sandboxed: the same source packed with `hookyard pack`, published to a `hookyard registry serve` on 127.0.0.1 and installed with" +
+      " `hookyard install --sandbox` (an isolate in the daemon's sandbox process). The builtin hooks (the audit log) run too, as in any workspace.",
+    "floor: sh -c '<node> -e 0'; --help: sh -c '<node> <hookyard>/bin/hookyard.js --help'.",
     "serve: `hookyard serve --port 0` started once on each of those workspaces; POST /claude/PreToolUse with the bearer token from .hookyard/serve.token.",
     `sh: sh -c '<command>' (cat, case on the tool name, grep -E on the command); python: sh -c '<python3> guard.py' (json.load, re.search), ${how.python}.`,
     `load average ${how.loadBefore} before, ${how.loadAfter} after (1/5/15 min); ${environmentLine()}`,

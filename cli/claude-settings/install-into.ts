@@ -49,12 +49,11 @@ export function scopeOf(options: Record<string, unknown>): SettingsScope {
 /**
  * The command that agent runs for each event. The absolute path of node and of this hookyard's bin,
  * so it works from any folder, without PATH (that agent may start with another PATH than your
- * shell's), and runs the hookyard that was installed into it. --no-node-snapshot as the bin wants.
+ * shell's), and runs the hookyard that was installed into it. No node flags: exec is a thin client
+ * of the workspace's daemon, which starts node with the flags isolates need.
  */
 export function execCommand(): string {
-  return [process.execPath, "--no-node-snapshot", join(packageRoot(), "bin", "hookyard.js")]
-    .map(shellWord)
-    .join(" ");
+  return [process.execPath, join(packageRoot(), "bin", "hookyard.js")].map(shellWord).join(" ");
 }
 
 /** Routes every mapped event of that agent to hookyard, in its settings file. */
@@ -87,6 +86,9 @@ export async function installInto(
       `with \`hookyard serve --port ${options.http.port}\` and set ${serveTokenEnv} to its token (${serveTokenFile},`,
     );
     say("or the file given to --token-file) in the environment Claude Code starts from.");
+    say(
+      "warning: Claude Code itself fails open on http hooks: while hookyard serve is down (or not reachable), every event goes through unguarded, and no hook runs. A missing or wrong token is refused at PreToolUse and UserPromptSubmit by a running serve, but only a running serve can refuse. Without --http, hookyard exec refuses those events when no hook could run.",
+    );
   }
   return exitCodes.ok;
 }

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext, Command } from "../command.js";
+import { refusalAnswer } from "../daemon/refusal.js";
 
 export default {
   name: "exec",
@@ -40,29 +41,21 @@ export default {
         );
       return 0;
     }
+    const { errorAnswer, noHookRanAnswer, parseClaudeInput, uncheckedAnswer } = await import(
+      "../daemon/answer.js"
+    );
+    const write = (answer: { stdout: string; stderr: string; exitCode: number }) => {
+      context.stdout.write(answer.stdout);
+      context.stderr.write(answer.stderr);
+      return answer.exitCode;
+    };
     let input: unknown;
     try {
-      const text = await readInput(context.stdin, profile.maxInputBytes);
-      try {
-        input = JSON.parse(text);
-      } catch (error) {
-        const why = (error as Error).message.replace(/\s+/g, " ");
-        throw new profile.ClaudeInputError(`stdin is not valid JSON: ${why}`);
-      }
       // Refused before any hook loads or runs.
-      profile.claudeInputToCtx(input, event);
+      input = parseClaudeInput(event, await readInput(context.stdin, profile.maxInputBytes));
     } catch (error) {
-      // Where the agent is about to act, input no hook can check is refused: a model must not get a
-      // tool call or a prompt past the guards by making it too large or too deep to read.
-      const refusal =
-        error instanceof profile.ClaudeInputError
-          ? profile.uncheckedRefusal(event, error.message)
-          : undefined;
-      if (refusal) {
-        context.stdout.write(refusal.stdout);
-        context.stderr.write(refusal.stderr);
-        return refusal.exitCode;
-      }
+      const refusal = uncheckedAnswer(event, error);
+      if (refusal) return write(refusal);
       throw error;
     }
     const { loadHooks } = await import("../../runner/load-hooks.js");
@@ -75,7 +68,7 @@ export default {
       hooks = await loadHooks({ cwd: await workspaceDir(input, context.cwd), logger, prestart: false });
     } catch (error) {
       restoreConsole();
-      return noHookRan(context, error, profile.capText);
+      return write(noHookRanAnswer(event, error));
     }
     const { errorText } = await import("../../runner/errors.js");
     const unhandled = (reason: unknown) =>
@@ -83,9 +76,15 @@ export default {
     process.on("unhandledRejection", unhandled);
     try {
       const answer = await profile.handleClaudeEvent(hooks, event, input);
-      context.stdout.write(answer.stdout);
-      context.stderr.write(answer.stderr);
-      return answer.exitCode;
+      return write(answer);
+    } catch (error) {
+      // The chain could not run: where the agent is about to act, that is a refusal, not a pass.
+      const line = errorAnswer(error)
+        .stderr.trim()
+        .replace(/^hookyard: /, "");
+      const refusal = refusalAnswer(event, `its hooks could not run: ${line}`);
+      if (refusal) return write(refusal);
+      throw error;
     } finally {
       // After the answer is written: background hooks (the audit log) finish before the process ends.
       await hooks.drain();
@@ -120,23 +119,6 @@ async function workspaceDir(input: unknown, fallback: string): Promise<string> {
     () => false,
   );
   return isDirectory ? cwd : fallback;
-}
-
-/**
- * The workspace itself did not load (hookyard.json is not JSON, .hookyard/hooks is a file): no
- * hook's onError can be known, so the agent goes on, and the user is told in its own message field.
- */
-async function noHookRan(
-  context: CliContext,
-  error: unknown,
-  cap: (text: string) => string,
-): Promise<number> {
-  const { renderError } = await import("../error-message.js");
-  const line = renderError(error).line;
-  context.stderr.write(`${line}\n`);
-  const message = `hookyard: no hook ran: ${line.replace(/^hookyard: /, "")}`;
-  context.stdout.write(`${JSON.stringify({ systemMessage: cap(message) })}\n`);
-  return 0;
 }
 
 function stderrLogger(context: CliContext): Logger {

@@ -18,6 +18,7 @@ import revoke from "./revoke.js";
 import run from "./run.js";
 import search from "./search.js";
 import serve from "./serve.js";
+import status from "./status.js";
 import uninstall from "./uninstall.js";
 import uninstallFrom from "./uninstall-from.js";
 import update from "./update.js";
@@ -36,6 +37,7 @@ export const commands: Array<Command | CommandGroup> = [
   update,
   uninstall,
   list,
+  status,
   grant,
   revoke,
   verify,

@@ -28,10 +28,39 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
   const fail = (reply: FastifyReply, status: number, code: string, message: string) =>
     reply.code(status).send({ error: { code, message } });
 
+  // A refused token at PreToolUse or UserPromptSubmit is a refusal in a 200: that agent takes a 401
+  // as a non-blocking error and lets the call through, so a lost token would turn every guard off.
+  const unauthorized = (reply: FastifyReply, event: string | undefined) => {
+    const refusal = uncheckedRefusal(event, tokenProblem);
+    if (refusal) {
+      options.log(`refused a ${event} sent without the right token`);
+      return reply
+        .code(200)
+        .send({ ...(refusal.body as object), systemMessage: `hookyard: ${tokenProblem}` });
+    }
+    reply.header("www-authenticate", 'Bearer realm="hookyard"');
+    return fail(
+      reply,
+      401,
+      "SERVE_UNAUTHORIZED",
+      "send Authorization: Bearer <token> (hookyard serve printed it)",
+    );
+  };
+  const refusedToken = Symbol("refused token");
   app.addHook("onRequest", (request, reply, done) => {
     if (bearerMatches(request.headers.authorization, options.token)) return done();
-    reply.header("www-authenticate", 'Bearer realm="hookyard"');
-    fail(reply, 401, "SERVE_UNAUTHORIZED", "send Authorization: Bearer <token> (hookyard serve printed it)");
+    // POST /claude names its event in the body: decided once the body is read (below).
+    if (request.method === "POST" && request.url.split("?")[0] === "/claude") {
+      (request as unknown as Record<symbol, boolean>)[refusedToken] = true;
+      return done();
+    }
+    const event = /^\/claude\/([^/?]+)/.exec(request.url)?.[1];
+    void unauthorized(reply, event && decodeURIComponent(event));
+  });
+  app.addHook("preHandler", (request, reply, done) => {
+    if (!(request as unknown as Record<symbol, boolean>)[refusedToken]) return done();
+    const event = (request.body as { hook_event_name?: unknown } | null)?.hook_event_name;
+    void unauthorized(reply, typeof event === "string" ? event : undefined);
   });
 
   const rootOf = workspaceRoots();
@@ -90,6 +119,9 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
   });
   return app;
 }
+
+const tokenProblem =
+  "hookyard serve refused this request's token (HOOKYARD_SERVE_TOKEN is missing or not the token of the running hookyard serve): set it to the token in .hookyard/serve.token in the environment Claude Code starts from, or route the agent to hookyard exec (hookyard install-into claude)";
 
 /** findWorkspaceRoot, remembered per cwd (a few hundred at most in practice; the cache is bounded). */
 function workspaceRoots(): (cwd: string) => Promise<string> {

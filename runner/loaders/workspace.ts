@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bundleHook } from "../bundle.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "../errors.js";
 import { type HookDefinition, hookDefinitionSchema } from "../hook.js";
 
@@ -16,8 +15,10 @@ export interface LoadedHookFile {
 /**
  * Loads `.hookyard/hooks/*.{ts,mts,mjs,js}` in name order. Each file is bundled by esbuild (so
  * TypeScript needs no build step and `import { defineHook } from "hookyard"` works without hookyard
- * installed in the project) and imported from `.hookyard/cache/`. A file that fails is reported
- * by name and skipped; the others still load.
+ * installed in the project) and imported from `.hookyard/cache/hooks/`. The bundle is kept there
+ * beside `<file>.json`, which lists every file it was made from with its hash: while none of them
+ * changed, the bundle is imported as it is and esbuild is not even loaded. A file that fails is
+ * reported by name and skipped; the others still load.
  */
 export async function loadWorkspaceHooks(
   root: string,
@@ -61,15 +62,30 @@ export async function loadWorkspaceHooks(
 }
 
 async function importHookFile(root: string, file: string): Promise<HookDefinition> {
-  const code = await bundleHook(file, "trusted", { sourcemap: true });
   const cacheDir = join(root, ".hookyard", "cache", "hooks");
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
-  const cached = join(cacheDir, `${basename(file)}.${hash}.mjs`);
-  await mkdir(cacheDir, { recursive: true });
-  const temp = `${cached}.${process.pid}.tmp`;
-  await writeFile(temp, code);
-  await rename(temp, cached);
-  await removeStale(cacheDir, cached);
+  const entryFile = join(cacheDir, `${basename(file)}.json`);
+  let cached = await cachedBundle(entryFile, file);
+  if (cached === undefined) {
+    // Only on a miss: esbuild is the heaviest thing a load could import.
+    const { bundleHookWithInputs } = await import("../bundle.js");
+    // Paths in the bundle relative to the root, so it is the same bundle from whatever folder hookyard runs.
+    const { code, inputs } = await bundleHookWithInputs(file, "trusted", {
+      sourcemap: true,
+      workingDir: root,
+    });
+    const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
+    cached = join(cacheDir, `${basename(file)}.${hash}.mjs`);
+    await mkdir(cacheDir, { recursive: true });
+    await writeAtomic(cached, code);
+    const entry: CacheEntry = {
+      format: cacheFormat,
+      source: file,
+      bundle: basename(cached),
+      inputs: await Promise.all(inputs.map(async (path) => ({ path, sha256: await fileHash(path) }))),
+    };
+    await writeAtomic(entryFile, `${JSON.stringify(entry, null, 2)}\n`);
+    await removeStale(cacheDir, cached);
+  }
   let module: { default?: unknown };
   try {
     module = (await import(pathToFileURL(cached).href)) as { default?: unknown };
@@ -105,4 +121,55 @@ async function removeStale(cacheDir: string, current: string): Promise<void> {
     const info = await stat(path).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > staleAfterMs) await rm(path, { force: true });
   }
+}
+
+/** Bump when what a bundle holds changes for the same inputs (the shim, esbuild's options). */
+const cacheFormat = 1;
+
+/** `.hookyard/cache/hooks/<file>.json`: the bundle of a hook file, and what it was made from. */
+interface CacheEntry {
+  format: number;
+  source: string;
+  /** The bundle's file name, beside this entry. */
+  bundle: string;
+  inputs: Array<{ path: string; sha256: string }>;
+}
+
+/** The cached bundle of `file` if every input it was made from is unchanged, else undefined. */
+async function cachedBundle(entryFile: string, file: string): Promise<string | undefined> {
+  let entry: CacheEntry;
+  try {
+    entry = JSON.parse(await readFile(entryFile, "utf8")) as CacheEntry;
+  } catch {
+    return undefined;
+  }
+  if (
+    entry?.format !== cacheFormat ||
+    entry.source !== file ||
+    typeof entry.bundle !== "string" ||
+    !/^[^/]+\.[0-9a-f]{16}\.mjs$/.test(entry.bundle) ||
+    !Array.isArray(entry.inputs) ||
+    !entry.inputs.some((input) => input?.path === file)
+  )
+    return undefined;
+  for (const input of entry.inputs) {
+    if (typeof input?.path !== "string" || (await fileHash(input.path).catch(() => "")) !== input.sha256) {
+      return undefined;
+    }
+  }
+  const bundle = join(entryFile, "..", entry.bundle);
+  return (await stat(bundle).catch(() => undefined))?.isFile() ? bundle : undefined;
+}
+
+async function fileHash(path: string): Promise<string> {
+  return createHash("sha256")
+    .update(await readFile(path))
+    .digest("hex");
+}
+
+/** Another hookyard process may be reading the same cache: a file is there whole or not at all. */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
 }

@@ -9,6 +9,6 @@ export function assertIsolateFlags(): void {
   if (process.execArgv.includes("--no-node-snapshot")) return;
   throw new SandboxError(
     "SANDBOX_ERR_NODE_FLAGS",
-    "this process runs isolates but was started without --no-node-snapshot (isolated-vm crashes on Node 20 without it): start node with --no-node-snapshot, or use process isolation",
+    'this process runs isolates but was started without --no-node-snapshot (isolated-vm crashes on Node 20 without it): start it as `node --no-node-snapshot $(command -v hookyard) <command>`, or use process isolation ("sandbox": { "isolation": "process" } in hookyard.json, the default)',
   );
 }

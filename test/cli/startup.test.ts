@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -48,12 +48,14 @@ interface Traced {
   stderr: string;
   /** Every npm package a module was loaded from, sorted. */
   packages: string[];
+  /** hookyard's own modules that were loaded, relative to the repo ("dist/cli/main.js"), sorted. */
+  own: string[];
 }
 
 /** Runs the built CLI with the module-recording preload; killed after 20 s. */
 async function traced(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
 ): Promise<Traced> {
   const dir = await tempDir();
   const log = join(dir, "modules.log");
@@ -68,28 +70,33 @@ async function traced(
         {
           cwd: options.cwd ?? dir,
           env: { ...process.env, NO_COLOR: "1", ...options.env, STARTUP_TEST_MODULE_LOG: log },
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
           timeout: 20_000,
         },
       );
+      child.stdin?.end(options.input);
       let out = "";
       let err = "";
-      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr?.on("data", (chunk: Buffer) => (err += chunk.toString()));
       child.on("error", fail);
       child.on("close", (exit) => done({ code: exit, stdout: out, stderr: err }));
     },
   );
   const packages = new Set<string>();
+  const own = new Set<string>();
   for (const url of (await readFile(log, "utf8")).split("\n")) {
     if (!url.startsWith("file:")) continue;
     const path = fileURLToPath(url);
     const at = path.lastIndexOf("/node_modules/");
-    if (at < 0) continue;
+    if (at < 0) {
+      if (path.startsWith(repoRoot)) own.add(path.slice(repoRoot.length).replace(/^\//, ""));
+      continue;
+    }
     const [scope = "", name = ""] = path.slice(at + "/node_modules/".length).split("/");
     packages.add(scope.startsWith("@") ? `${scope}/${name}` : scope);
   }
-  return { code, stdout, stderr, packages: [...packages].sort() };
+  return { code, stdout, stderr, packages: [...packages].sort(), own: [...own].sort() };
 }
 
 type Entry = (typeof commands)[number];
@@ -177,5 +184,77 @@ describe("hookyard start-up", () => {
       "undici",
     ];
     expect(result.packages.filter((name) => heavy.includes(name))).toEqual([]);
+  });
+
+  it("the bin starts node without --no-node-snapshot: only the processes that make isolates pay for it", async () => {
+    const shebang = (await readFile(bin, "utf8")).split("\n")[0];
+    expect(shebang).toBe("#!/usr/bin/env node");
+  });
+
+  it("`hookyard exec` answered by the daemon loads no dependency and eight small modules of hookyard's", async () => {
+    const root = await tempDir();
+    await writeFile(join(root, "hookyard.json"), "{}");
+    const runtime = await tempDir();
+    const env = { HOOKYARD_EXEC_ROUTE: "daemon", XDG_RUNTIME_DIR: runtime, HOOKYARD_DAEMON_IDLE_MS: "20000" };
+    const input = JSON.stringify({
+      session_id: "s1",
+      cwd: root,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    });
+    try {
+      for (const round of ["starts the daemon", "finds it warm"]) {
+        const result = await traced(["exec", "--profile", "claude", "PreToolUse"], { cwd: root, env, input });
+        expect(result.code, `${round}: ${result.stderr}`).toBe(0);
+        expect(result.packages, round).toEqual([]);
+        expect(result.own, round).toEqual([
+          "bin/hookyard.js",
+          "dist/cli/daemon/client.js",
+          "dist/cli/daemon/paths.js",
+          "dist/cli/daemon/protocol.js",
+          "dist/cli/daemon/refusal.js",
+          "dist/runner/profiles/claude/events.js",
+          "dist/runner/profiles/claude/text.js",
+          "dist/runner/profiles/claude/unchecked.js",
+          "dist/runner/workspace-root.js",
+        ]);
+      }
+    } finally {
+      const logs = (await readdir(join(runtime, "hookyard"))).filter((name) => name.endsWith(".log"));
+      for (const name of logs) {
+        const text = await readFile(join(runtime, "hookyard", name), "utf8");
+        for (const [, pid] of text.matchAll(/pid (\d+) serves/g)) {
+          try {
+            process.kill(Number(pid), "SIGKILL");
+          } catch {
+            // gone already
+          }
+        }
+      }
+    }
+  });
+
+  it("`hookyard exec` in its own process loads no esbuild once the workspace's hook bundles are cached", async () => {
+    const root = await tempDir();
+    await mkdir(join(root, ".hookyard", "hooks"), { recursive: true });
+    await writeFile(
+      join(root, ".hookyard", "hooks", "guard.ts"),
+      'export default { name: "guard", on: { tool_before(ctx) { if (String(ctx.args.command).includes("rm")) return { block: "no" }; } } };\n',
+    );
+    const input = JSON.stringify({
+      session_id: "s1",
+      cwd: root,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+    });
+    const env = { HOOKYARD_EXEC_ROUTE: "inprocess" };
+    const first = await traced(["exec", "--profile", "claude", "PreToolUse"], { cwd: root, env, input });
+    expect(first.stdout, first.stderr).toContain('"permissionDecision":"deny"');
+    expect(first.packages).toContain("esbuild");
+    const second = await traced(["exec", "--profile", "claude", "PreToolUse"], { cwd: root, env, input });
+    expect(second.stdout, second.stderr).toContain('"permissionDecision":"deny"');
+    expect(second.packages).not.toContain("esbuild");
   });
 });

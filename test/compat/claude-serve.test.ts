@@ -109,10 +109,42 @@ describe("hookyard serve", () => {
     );
     expect([passthrough.status, await passthrough.json()]).toEqual([200, {}]);
 
+    // A missing or wrong token is a 401 where the agent goes on anyway; where it is about to act
+    // (that agent lets a call through on a 401), a refusal in a 200 that says what is wrong.
+    const safe = inputFor("PreToolUse", { cwd: root, tool_name: "Bash", tool_input: { command: "ls" } });
     for (const token of [undefined, "hys_wrong", `${server.token}x`, server.token?.slice(0, -1)]) {
-      const refused = await post(server.url, rmInput(root), token);
+      const refused = await post(
+        server.url,
+        inputFor("PostToolUse", { cwd: root }),
+        token,
+        "/claude/PostToolUse",
+      );
       expect(refused.status).toBe(401);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("SERVE_UNAUTHORIZED");
+      for (const [body, path] of [
+        [safe, "/claude/PreToolUse"],
+        [safe, "/claude"],
+      ] as const) {
+        const denied = await post(server.url, body, token, path);
+        expect(denied.status).toBe(200);
+        const answer = (await denied.json()) as {
+          hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+          systemMessage: string;
+        };
+        expect(answer.hookSpecificOutput.permissionDecision).toBe("deny");
+        expect(answer.hookSpecificOutput.permissionDecisionReason).toContain("HOOKYARD_SERVE_TOKEN");
+        expect(answer.systemMessage).toContain("hookyard serve refused this request's token");
+      }
+      const prompt = await post(
+        server.url,
+        inputFor("UserPromptSubmit", { cwd: root }),
+        token,
+        "/claude/UserPromptSubmit",
+      );
+      expect([prompt.status, ((await prompt.json()) as { decision: string }).decision]).toEqual([
+        200,
+        "block",
+      ]);
     }
     // Where the agent is about to act, input that cannot be checked is refused in a 200 (an error
     // status would let the call through); elsewhere it is a 400.

@@ -94,7 +94,7 @@ describe("hookyard install-into claude", () => {
       expect(mine, event).toHaveLength(1);
       expect(mine[0]?.command).toMatch(
         new RegExp(
-          `--no-node-snapshot \\S*/bin/hookyard\\.js exec --profile claude ${event} # added by hookyard install-into$`,
+          `^\\S*node\\S* \\S*/bin/hookyard\\.js exec --profile claude ${event} # added by hookyard install-into$`,
         ),
       );
     }
@@ -136,6 +136,9 @@ describe("hookyard install-into claude", () => {
     expect(http.code, http.stderr).toBe(0);
     expect(http.stdout).toContain("updated hookyard for 10 events");
     expect(http.stdout).toContain("hookyard serve --port 5055");
+    // That agent lets every event through when the daemon is down: said where the choice is made.
+    expect(http.stdout).toContain("warning: Claude Code itself fails open on http hooks");
+    expect(http.stdout).toContain("every event goes through unguarded");
     const hooks = await hooksIn(file);
     for (const event of events) {
       const mine = (hooks[event] as Groups).flatMap((g) => g.hooks).filter(ours);

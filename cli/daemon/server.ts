@@ -1,0 +1,15 @@
+/**
+ * The exec daemon's process: `node --no-node-snapshot dist/cli/daemon/server.js <root>`, started
+ * detached by the exec client (cli/daemon/client.ts) when no daemon answers for a workspace. Its
+ * stdout and stderr are its log file.
+ */
+import { runDaemon } from "./daemon.js";
+
+const root = process.argv[2];
+if (!root) {
+  process.stderr.write("usage: server.js <workspace root>\n");
+  process.exitCode = 2;
+} else {
+  // Nothing of a stopped daemon may linger: a hook's timer, a child it left.
+  process.exit(await runDaemon(root));
+}
