@@ -108,8 +108,18 @@ export class CommunitySandbox {
       return this.sandbox;
     }
     const { root, logger, state } = this.options;
+    let isolation = this.options.isolation ?? "process";
+    // Inline isolates need --no-node-snapshot on this process's command line, which the bin no
+    // longer passes to every command. Failing every sandboxed hook (open by default) would switch
+    // guards off; the sandbox process keeps them on, at the cost of a fork.
+    if (isolation === "inline" && !process.execArgv.includes("--no-node-snapshot")) {
+      logger.warn(
+        'sandbox.isolation "inline" needs this process started with --no-node-snapshot (`node --no-node-snapshot $(command -v hookyard) …`); sandboxed hooks run in the sandbox process instead',
+      );
+      isolation = "process";
+    }
     this.sandbox = createSandbox({
-      isolation: this.options.isolation ?? "process",
+      isolation,
       root,
       ...(this.options.limits ? { limits: this.options.limits } : {}),
       ...(this.options.hosts ? { hosts: this.options.hosts } : {}),
