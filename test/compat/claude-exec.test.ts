@@ -162,18 +162,21 @@ describe("hookyard exec --profile claude", () => {
     expect(garbage.stderr + shape.stderr).not.toMatch(noStack);
   });
 
-  it("goes on (exit 0) when hookyard.json is broken, and tells the user no hook ran", async () => {
+  it("denies a PreToolUse when hookyard.json is broken (which guards it holds is unknown); other events go on, told no hook ran", async () => {
     const root = await workspace({ ".hookyard/hooks/guard.mjs": guardHook, "hookyard.json": "{ rules: [" });
     const result = await claude(root, "PreToolUse", {
       tool_name: "Bash",
-      tool_input: { command: "rm -rf ~" },
+      tool_input: { command: "ls" },
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^hookyard: RUN_ERR_CONFIG_INVALID: .*hookyard.json is not valid JSON/);
     expect(result.stderr).not.toMatch(noStack);
-    expect(JSON.parse(result.stdout).systemMessage).toMatch(
-      /^hookyard: no hook ran: RUN_ERR_CONFIG_INVALID: /,
-    );
+    const output = JSON.parse(result.stdout).hookSpecificOutput;
+    expect(output.permissionDecision).toBe("deny");
+    expect(output.permissionDecisionReason).toMatch(/hooks could not be loaded: RUN_ERR_CONFIG_INVALID: /);
+    const post = await claude(root, "PostToolUse");
+    expect(post.code).toBe(0);
+    expect(JSON.parse(post.stdout).systemMessage).toMatch(/^hookyard: no hook ran: RUN_ERR_CONFIG_INVALID: /);
   });
 
   it("skips a community hook whose store bytes are gone, says so, and runs the others", async () => {

@@ -100,7 +100,9 @@ describe("the agent loop carries on after a hostile community hook", () => {
       source: `export default { on: { tool_before() {
         const keep = []; for (;;) keep.push(new Array(1e6).fill(Math.random()));
       } } };`,
-      limits: { memoryMb: 16 },
+      // CPU to spare: filling 16 MB can take more than the default 100 ms of CPU on a slow or busy
+      // machine, and this is about the heap running out, not the clock.
+      limits: { memoryMb: 16, cpuMs: 5_000 },
     });
     expect(await written(root)).toBe("the agent carried on");
     expect(logger.errors.join("\n")).toMatch(/hook "hostile" \(community\) at tool_before failed/);
