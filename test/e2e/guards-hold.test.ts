@@ -52,6 +52,7 @@ beforeAll(async () => {
     return join(shared, name);
   };
   registry = await startRegistry({ root: await folder("registry") });
+  await mkdir(join(shared, "runtime"), { mode: 0o700 });
   home = await folder("home");
   const authors = await folder("authors");
   expect((await hookyard(["new", "rm-guard"], { cwd: authors, env: env() })).code).toBe(0);
@@ -72,6 +73,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  for (const pid of daemons) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  }
   await registry?.close();
   await rm(shared, { recursive: true, force: true });
 });
@@ -88,7 +96,11 @@ async function clone(withStore: boolean): Promise<string> {
 
 const run = (ws: string) => hookyard(["run", "--model", "scripted:session.json"], { cwd: ws, env: env() });
 
-function preToolUse(ws: string) {
+/** Daemons the daemon route started, killed after the file. */
+const daemons: number[] = [];
+
+/** The agent's PreToolUse through exec: in the exec process, or through the workspace's daemon. */
+async function preToolUse(ws: string, route: "inprocess" | "daemon") {
   const input = {
     session_id: "s1",
     transcript_path: join(ws, "t.jsonl"),
@@ -97,11 +109,19 @@ function preToolUse(ws: string) {
     tool_name: "Bash",
     tool_input: { command: "rm -rf victim" },
   };
-  return hookyard(["exec", "--profile", "claude", "PreToolUse"], {
+  const routeEnv = { ...env(), HOOKYARD_EXEC_ROUTE: route, XDG_RUNTIME_DIR: join(shared, "runtime") };
+  const answer = await hookyard(["exec", "--profile", "claude", "PreToolUse"], {
     cwd: ws,
-    env: env(),
+    env: routeEnv,
     input: JSON.stringify(input),
   });
+  if (route === "daemon") {
+    const status = await hookyard(["status", "--json"], { cwd: ws, env: routeEnv });
+    const { daemon } = JSON.parse(status.stdout);
+    expect(daemon.running, "the daemon answered").toBe(true);
+    daemons.push(daemon.pid);
+  }
+  return answer;
 }
 
 /** The guard held: the tool did not run, and both routes name the hook and the fix. */
@@ -112,12 +132,14 @@ async function expectHeld(ws: string, hook: string, fix: RegExp): Promise<void> 
   expect(ran.stdout).toContain(`hook "${hook}" could not be loaded`);
   expect(ran.stdout).toMatch(fix);
   expect(ran.stderr).toMatch(/could not be loaded .*`hookyard list` shows why/);
-  const answer = await preToolUse(ws);
-  expect(answer.code).toBe(0);
-  const output = JSON.parse(answer.stdout).hookSpecificOutput;
-  expect(output.permissionDecision).toBe("deny");
-  expect(output.permissionDecisionReason).toContain(`hook "${hook}" could not be loaded`);
-  expect(output.permissionDecisionReason).toMatch(fix);
+  for (const route of ["inprocess", "daemon"] as const) {
+    const answer = await preToolUse(ws, route);
+    expect(answer.code).toBe(0);
+    const output = JSON.parse(answer.stdout).hookSpecificOutput;
+    expect(output.permissionDecision, route).toBe("deny");
+    expect(output.permissionDecisionReason).toContain(`hook "${hook}" could not be loaded`);
+    expect(output.permissionDecisionReason).toMatch(fix);
+  }
 }
 
 describe("guards that hold (issue 14): a guard that cannot load blocks, it never vanishes", () => {
