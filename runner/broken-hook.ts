@@ -1,5 +1,6 @@
 import { type LoadProblem, RunnerError } from "./errors.js";
 import { blockable, isPoint, type Point, points } from "./events.js";
+import { brokenReason } from "./not-in-force.js";
 import type { Origin, Rule } from "./rule.js";
 
 /** Blockable points: where a hook that is not in force would have been able to stop something. */
@@ -38,12 +39,4 @@ export function brokenHook(problem: LoadProblem, origin: Origin): Rule | undefin
       throw new RunnerError(problem.code, reason, { hook: problem.name, point });
     },
   };
-}
-
-/**
- * "could not be loaded (<the fix>): <what is wrong>", the same in `list`, the block reason and
- * `status`. The fix comes first: the message (hashes, paths) can be long, and a transcript cuts it.
- */
-export function brokenReason(problem: LoadProblem): string {
-  return `could not be loaded${problem.fix ? ` (${problem.fix})` : ""}: ${problem.message}`;
 }

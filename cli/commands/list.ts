@@ -1,6 +1,7 @@
 import type { LoadProblem } from "../../runner/errors.js";
 import type { ListedHook } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
+import { brokenReason, leftOutWhy } from "../../runner/not-in-force.js";
 import type { CliContext, Command } from "../command.js";
 import { table } from "../table.js";
 
@@ -50,8 +51,8 @@ export default {
       }
       if (chains.every((c) => c.hooks.length === 0)) context.stdout.write("\nno hooks are enabled\n");
       if (hooks.problems.length > 0) {
-        const { brokenReason } = await import("../../runner/broken-hook.js");
-        context.stdout.write(notInForce(hooks.problems, brokenReason));
+        const standIns = new Set(chains.flatMap((c) => c.hooks.filter((h) => h.broken).map((h) => h.name)));
+        context.stdout.write(notInForce(hooks.problems, standIns));
       }
       return hooks.problems.length > 0 ? 1 : 0;
     } finally {
@@ -61,17 +62,14 @@ export default {
 } satisfies Command;
 
 /** The hooks that did not load, each with why and the fix: broken ones block, opted-out ones are left out. */
-function notInForce(
-  problems: readonly LoadProblem[],
-  brokenReason: (problem: LoadProblem) => string,
-): string {
+function notInForce(problems: readonly LoadProblem[], standIns: ReadonlySet<string>): string {
   const lines = problems.map((problem) => {
     const what = problem.setting ? `setting "${problem.name}"` : `hook "${problem.name}"`;
     const state = problem.setting
       ? "ignored"
-      : problem.onError === "open"
-        ? "left out (onError open)"
-        : "broken";
+      : standIns.has(problem.name)
+        ? "broken"
+        : `left out (${leftOutWhy(problem)})`;
     return `  ${state}: ${what} ${brokenReason(problem)}\n`;
   });
   return `\nnot in force\n${lines.join("")}`;

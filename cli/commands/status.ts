@@ -1,5 +1,6 @@
 import type { LoadProblem } from "../../runner/errors.js";
 import type { Hooks, ListedHook } from "../../runner/load-hooks.js";
+import { leftOutWhy } from "../../runner/not-in-force.js";
 import type { Command } from "../command.js";
 import type { DaemonStatus } from "../daemon/status.js";
 import { table } from "../table.js";
@@ -133,7 +134,7 @@ export function hookStates(
       origin: "workspace",
       state: "left out",
       points: [...(problem.points ?? [])],
-      why: `could not be loaded (onError "open" in hookyard.json lets the agent go on): ${problem.message}`,
+      why: `could not be loaded (${leftOutWhy(problem)}): ${problem.message}`,
     });
   }
   return [...byName.values()];
