@@ -15,7 +15,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "sample-hooks/**/*.test.ts"],
     typecheck: { enabled: true, include: ["test/types/**/*.test.ts"] },
-    // isolated-vm needs --no-node-snapshot on Node 20; forks let us pass it to every worker.
+    // isolated-vm asks for --no-node-snapshot; forks let us pass it to every worker.
     pool: "forks",
     execArgv: ["--no-node-snapshot"],
     // `hookyard exec` answers in its own process unless a test asks for the daemon route (and

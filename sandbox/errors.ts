@@ -16,6 +16,7 @@ const meanings = {
   SANDBOX_ERR_QUARANTINED: "The hook failed its isolate too often and does not run again this session",
   SANDBOX_ERR_CLOSED: "The sandbox was closed",
   SANDBOX_ERR_NODE_FLAGS: "The process that runs isolates was started without --no-node-snapshot",
+  SANDBOX_ERR_UNSUPPORTED_NODE: "This Node has no isolated-vm binary: hookyard runs on Node 22, 24 and 26",
   SANDBOX_ERR_HOST_MISSING: "The sandbox process's script is not built",
   SANDBOX_ERR_OPTIONS: "The sandbox's options or a hook given to it are invalid",
 } as const;

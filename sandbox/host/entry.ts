@@ -5,7 +5,7 @@ import { SandboxError } from "../errors.js";
 
 /**
  * The script the supervisor forks. Built, it sits next to this module; when this module runs from
- * TypeScript source (under vitest), Node 20 cannot run the sibling .ts, so the build in dist/ is used.
+ * TypeScript source (under vitest), Node cannot run the sibling .ts, so the build in dist/ is used.
  */
 export function hostEntryPath(): string {
   const here = fileURLToPath(import.meta.url);

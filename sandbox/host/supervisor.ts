@@ -18,7 +18,7 @@ const channelDrainMs = 200;
 /** Where the progress file goes in the sandbox process; the IPC channel comes after it. */
 const progressFdInChild = 3;
 /**
- * --no-node-snapshot: isolated-vm crashes on Node 20 without it. --no-concurrent-recompilation:
+ * --no-node-snapshot: isolated-vm asks for it (it crashed on Node 20 without it). --no-concurrent-recompilation:
  * an isolate entered only for short synchronous calls, idle in between, seldom receives the
  * optimised code V8 compiles for it on a helper thread (measured with --trace-opt: one of six
  * compiles of the bootstrap's entry point was installed, the rest were compiled again and again),

@@ -1,4 +1,5 @@
-import ivm from "isolated-vm";
+import type IsolatedVM from "isolated-vm-7";
+import ivm from "./isolated-vm.js";
 import type { RunRequest } from "./types.js";
 
 /**
@@ -11,7 +12,7 @@ export class BatchInput {
   readonly point: string;
   readonly ctxBytes: number;
   readonly outcomeJson: string;
-  private readonly ctx: ivm.ExternalCopy<string>;
+  private readonly ctx: IsolatedVM.ExternalCopy<string>;
 
   constructor(request: RunRequest) {
     this.point = request.point;
@@ -21,7 +22,7 @@ export class BatchInput {
   }
 
   /** The ctx's JSON, for one call's arguments: it becomes a string in the isolate the call enters. */
-  ctxJson(): ivm.Copy<string> {
+  ctxJson(): IsolatedVM.Copy<string> {
     return this.ctx.copyInto();
   }
 

@@ -310,7 +310,7 @@ const plainApi = freeze({ ...api });
 // 32 MB limit), so hooks get no WebAssembly.
 delete globalThis.WebAssembly;
 // Atomics.waitAsync with a timeout aborts the whole process that holds the isolate (V8 under
-// isolated-vm 5 on Node 20: "terminate called without an active exception"), so it is not offered.
+// isolated-vm 5 on Node 20, the first line it was seen on: "terminate called without an active exception"), so it is not offered.
 delete Atomics.waitAsync;
 
 defineProperty(globalThis, "defineHook", {

@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
-import ivm from "isolated-vm";
+import type IsolatedVM from "isolated-vm-7";
 import type { SandboxErrorCode } from "../errors.js";
 import type { BatchInput } from "./batch-input.js";
 import type { BridgeFunction } from "./bridge.js";
 import { guestBootstrap } from "./guest-bootstrap.js";
+import ivm from "./isolated-vm.js";
 import { maxLogLinesPerCall } from "./limits.js";
 import type { HookSpec, SandboxLimits } from "./types.js";
 import type { IsolateWatchdog, WatchedCall } from "./watchdog.js";
@@ -29,10 +30,10 @@ export class HookIsolate {
   private disposedFor: Failure | undefined;
 
   private constructor(
-    private readonly isolate: ivm.Isolate,
-    private readonly run: ivm.Reference,
-    private readonly take: ivm.Reference,
-    private readonly wait: ivm.Reference,
+    private readonly isolate: IsolatedVM.Isolate,
+    private readonly run: IsolatedVM.Reference,
+    private readonly take: IsolatedVM.Reference,
+    private readonly wait: IsolatedVM.Reference,
     private readonly limits: SandboxLimits,
     private readonly watchdog: IsolateWatchdog,
     private readonly catastrophe: { message?: string },
@@ -71,11 +72,11 @@ export class HookIsolate {
         result: asReference,
         timeout: limits.cpuMs,
         filename: "hookyard:bootstrap",
-      }) as ivm.Reference<unknown[]>;
+      }) as IsolatedVM.Reference<unknown[]>;
       const [attach, run, take, wait] = [0, 1, 2, 3].map((i) => entries.getSync(i, asReference));
       entries.release();
 
-      let module: ivm.Module;
+      let module: IsolatedVM.Module;
       try {
         module = isolate.compileModuleSync(spec.source, { filename: `hook:${spec.name}.mjs` });
       } catch (error) {
@@ -96,15 +97,15 @@ export class HookIsolate {
         if (failure.code !== "SANDBOX_ERR_THREW") return disposed(failure);
         return compileFailure(`the bundle threw while loading: ${failure.message}`);
       }
-      const problem = (attach as ivm.Reference).applySync(undefined, [module.namespace.derefInto()], {
+      const problem = (attach as IsolatedVM.Reference).applySync(undefined, [module.namespace.derefInto()], {
         timeout: limits.cpuMs,
       });
       if (problem !== "") return compileFailure(String(problem));
       return new HookIsolate(
         isolate,
-        run as ivm.Reference,
-        take as ivm.Reference,
-        wait as ivm.Reference,
+        run as IsolatedVM.Reference,
+        take as IsolatedVM.Reference,
+        wait as IsolatedVM.Reference,
         limits,
         watchdog,
         catastrophe,
@@ -201,7 +202,7 @@ export class HookIsolate {
  */
 function classify(
   error: unknown,
-  isolate: ivm.Isolate,
+  isolate: IsolatedVM.Isolate,
   limits: SandboxLimits,
   catastrophe: { message?: string },
 ): Failure {
