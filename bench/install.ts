@@ -49,7 +49,7 @@ export async function run(): Promise<void> {
     const pkg = await packBenchPackage();
     const { name } = pkg.packed.pkg;
     const id = `${name}@${pkg.packed.version}`;
-    const packageLine = `package: ${id}, 3 files, ${kilobytes(pkg.unpackedBytes)} unpacked (bundle ${kilobytes(pkg.bundleBytes)}), tarball ${kilobytes(pkg.packed.tarball.length)} packed with registry/tarball/pack.ts.`;
+    const packageLine = `package: ${id}, 3 files, ${kilobytes(pkg.unpackedBytes)} unpacked (bundle ${kilobytes(pkg.bundleBytes)}), tarball ${kilobytes(pkg.packed.tarball.length)} packed with package/tarball/pack.ts.`;
     log(packageLine);
 
     const root = await mkdtemp(join(tmpdir(), "hookyard-bench-install-"));

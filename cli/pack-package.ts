@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, posix, relative, resolve } from "node:path";
-import { TarballError } from "../registry/tarball/errors.js";
-import { type PackEntry, packTarball } from "../registry/tarball/pack.js";
+import { computeIntegrity } from "../package/integrity.js";
+import { TarballError } from "../package/tarball/errors.js";
+import { type PackEntry, packTarball } from "../package/tarball/pack.js";
 import { BundleError, bundleHook } from "../runner/bundle.js";
-import { computeIntegrity } from "../runner/integrity.js";
 import { defaultEntries } from "./default-entries.js";
 import { CliError, exitCodes } from "./errors.js";
 import { importsLeft } from "./imports-left.js";

@@ -1,6 +1,6 @@
 import semver from "semver";
 import { z } from "zod";
-import { describeEffect, describePoint } from "../registry/web/capability-wording.js";
+import { describeEffect, describePoint } from "../package/capability-wording.js";
 import { defaults } from "../runner/rule.js";
 import { type CapabilitySummary, describeCapabilities } from "./capability-lines.js";
 import type { Advisory, PackageDocument, RegistryClient, RegistryVersion } from "./registry-client.js";

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { computeIntegrity } from "../runner/integrity.js";
+import { computeIntegrity } from "../package/integrity.js";
 
 /** One way a package's store folder differs from the file hashes hookyard.lock records for it. */
 export interface StoreProblem {

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { computeIntegrity } from "../package/integrity.js";
+import { readPackage } from "../package/read-package.js";
+import { TarballError } from "../package/tarball/errors.js";
+import { inspectTarball } from "../package/tarball/inspect.js";
 import { RegistryError } from "../registry/errors.js";
-import { readPackage } from "../registry/read-package.js";
-import { TarballError } from "../registry/tarball/errors.js";
-import { inspectTarball } from "../registry/tarball/inspect.js";
-import { computeIntegrity } from "../runner/integrity.js";
 import { CliError, exitCodes } from "./errors.js";
 
 /** A package's tarball and the name and version its package.json gives. */

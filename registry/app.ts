@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
+import { defaultTarballLimits, type TarballLimits } from "../package/tarball/inspect.js";
 import { FsBlobStore } from "./blobs/fs-blob-store.js";
 import { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { RegistryContext, RegistryHooks } from "./context.js";
@@ -29,7 +30,6 @@ import { versionRoutes } from "./routes/versions.js";
 import { loadOrCreateSigner } from "./signing.js";
 import { localActor, type RegistryStore } from "./store.js";
 import { sweepOrphanBlobs } from "./sweep.js";
-import { defaultTarballLimits, type TarballLimits } from "./tarball/inspect.js";
 import { issueToken } from "./tokens.js";
 import { sendNotFoundPage } from "./web/error-page.js";
 import { webPages } from "./web/routes.js";

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { TarballLimits } from "../package/tarball/inspect.js";
 import type { BlobStore } from "./blobs/blob-store.js";
 import type { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { DataDir } from "./data-dir.js";
@@ -7,7 +8,6 @@ import type { KeyedLock } from "./keyed-lock.js";
 import type { PackageDocuments } from "./package-documents.js";
 import type { Signer } from "./signing.js";
 import type { RegistryStore } from "./store.js";
-import type { TarballLimits } from "./tarball/inspect.js";
 
 /** A publish that has written its blob and is about to commit its row. */
 export interface PendingPublish {

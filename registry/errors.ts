@@ -1,4 +1,4 @@
-import type { TarballErrorCode } from "./tarball/errors.js";
+import type { TarballErrorCode } from "../package/tarball/errors.js";
 
 /**
  * Every failure the registry reports, with its HTTP status. The codes are stable: clients (the

@@ -1,14 +1,14 @@
 import semver from "semver";
+import { computeIntegrity } from "../package/integrity.js";
+import { checkPackageName, checkVersion } from "../package/names.js";
+import { readPackage } from "../package/read-package.js";
+import { signedMessage } from "../package/signature.js";
+import { TarballError } from "../package/tarball/errors.js";
+import { inspectTarball } from "../package/tarball/inspect.js";
 import type { RegistryContext } from "./context.js";
 import { RegistryError, registryCodeForTarball, versionExists } from "./errors.js";
-import { computeIntegrity } from "./integrity.js";
-import { checkPackageName, checkVersion } from "./names.js";
-import { readPackage } from "./read-package.js";
 import { authorizePublish, type Principal } from "./rights.js";
-import { signedMessage } from "./signing.js";
 import type { Actor, NewVersion, VersionRecord } from "./store.js";
-import { TarballError } from "./tarball/errors.js";
-import { inspectTarball } from "./tarball/inspect.js";
 
 export interface PublishRequest {
   name: string;

@@ -159,7 +159,7 @@ export interface RightsFacts {
   packageOwners: string[] | undefined;
   /** Owners of the name's scope; empty for an unscoped name or an unclaimed scope. */
   scopeOwners: string[];
-  /** Other packages whose name has the same skeleton (registry/names.ts), with their owners. */
+  /** Other packages whose name has the same skeleton (package/names.ts), with their owners. */
   confusable: Array<{ name: string; owners: string[] }>;
 }
 

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { integrityHex } from "../package/integrity.js";
+import { packageNameSchema, packageVersionSchema } from "../package/manifest.js";
 import { parseGrant } from "../sandbox/capabilities.js";
 import { describeIssues, RunnerError } from "./errors.js";
-import { integrityHex } from "./integrity.js";
-import { packageNameSchema, packageVersionSchema } from "./manifest.js";
 
 /**
  * hookyard.lock: exactly which community hooks a workspace runs (DESIGN §7). `hookyard install`

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
 import { lockFileName, readLockfile } from "../../runner/lockfile.js";
 import { hookyardBin, startHookyardRegistry } from "../install/hookyard-registry.js";
 import { publishTo } from "../install/publish.js";

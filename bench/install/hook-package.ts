@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { computeIntegrity } from "../../registry/integrity.js";
-import { packTarball } from "../../registry/tarball/pack.js";
+import { computeIntegrity } from "../../package/integrity.js";
+import { packTarball } from "../../package/tarball/pack.js";
 import type { CorpusPackage } from "../registry/corpus.js";
 import type { PackedVersion } from "../registry/packed-corpus.js";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
 import { lockFileName, readLockfile, storePath } from "../../runner/lockfile.js";
 import { InstallBenchError } from "./errors.js";
 import { type BenchPackage, bundlePath } from "./hook-package.js";

@@ -17,7 +17,7 @@ export default {
   ],
   help: "The folder must not exist, or be empty: nothing is overwritten.",
   async run(context, [name = ""], options) {
-    const { packageNameSchema } = await import("../../runner/manifest.js");
+    const { packageNameSchema } = await import("../../package/manifest.js");
     const valid = packageNameSchema.safeParse(name);
     if (!valid.success) {
       throw new CliError(

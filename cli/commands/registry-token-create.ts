@@ -28,7 +28,7 @@ export default {
     "your own packages. admin: anything, including advisories and other owners' tokens.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { ownerNamePattern } = await import("../../registry/names.js");
+    const { ownerNamePattern } = await import("../../package/names.js");
     const { issueToken, parseDuration } = await import("../../registry/tokens.js");
     const { openRegistryStore } = await import("../../registry/open-store.js");
     const { localActor } = await import("../../registry/store.js");

@@ -1,12 +1,12 @@
 import { rm } from "node:fs/promises";
+import { computeIntegrity } from "../../package/integrity.js";
+import type { PackageManifest } from "../../package/manifest.js";
+import { readPackage } from "../../package/read-package.js";
+import { TarballError } from "../../package/tarball/errors.js";
+import { extractPackage } from "../../package/tarball/extract.js";
+import { defaultTarballLimits, inspectTarball } from "../../package/tarball/inspect.js";
 import { RegistryError } from "../../registry/errors.js";
-import { readPackage } from "../../registry/read-package.js";
-import { TarballError } from "../../registry/tarball/errors.js";
-import { extractPackage } from "../../registry/tarball/extract.js";
-import { defaultTarballLimits, inspectTarball } from "../../registry/tarball/inspect.js";
-import { computeIntegrity } from "../../runner/integrity.js";
 import { storePath } from "../../runner/lockfile.js";
-import type { PackageManifest } from "../../runner/manifest.js";
 import { requestedGrants } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";

@@ -1,5 +1,5 @@
 import semver from "semver";
-import { packageNameSchema } from "../../runner/manifest.js";
+import { packageNameSchema } from "../../package/manifest.js";
 import { CliError, exitCodes } from "../errors.js";
 import type { PackageDocument, RegistryVersion } from "../registry-client.js";
 

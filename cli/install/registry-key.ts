@@ -1,4 +1,4 @@
-import { keyIdOf, signedMessage, verifySignature } from "../../registry/signing.js";
+import { keyIdOf, signedMessage, verifySignature } from "../../package/signature.js";
 import { CliError, exitCodes } from "../errors.js";
 import type { RegistryClient } from "../registry-client.js";
 import type { PinnedKey } from "../workspace/workspace-config.js";

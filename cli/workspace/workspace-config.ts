@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import { z } from "zod";
-import { packageNameSchema } from "../../runner/manifest.js";
+import { packageNameSchema } from "../../package/manifest.js";
 import { CliError } from "../errors.js";
 import { writeFileAtomic } from "./atomic-file.js";
 import { configFileName } from "./config-file-name.js";

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { integrityFromHex, integrityHex } from "../integrity.js";
+import { integrityFromHex, integrityHex } from "../../package/integrity.js";
 import type { BlobStore, StoredBlob } from "./blob-store.js";
 
 // Reads use the callback API: for files of a few KB, fs/promises' FileHandle bookkeeping makes a

@@ -1,4 +1,4 @@
-import { computeIntegrity } from "../integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
 import { SizedLru } from "../sized-lru.js";
 import type { BlobStore, StoredBlob } from "./blob-store.js";
 

@@ -1,6 +1,6 @@
+import { nameSkeleton, scopeOf } from "../../package/names.js";
 import { RegistryError, versionExists } from "../errors.js";
 import { displayVersion } from "../latest.js";
-import { nameSkeleton, scopeOf } from "../names.js";
 import { SizedLru } from "../sized-lru.js";
 import type {
   Actor,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import semver from "semver";
 import { z } from "zod";
-import { packageNameSchema } from "../../runner/manifest.js";
+import { packageNameSchema } from "../../package/manifest.js";
 import { advisorySeverities } from "../db/schema.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { checkPackageName, scopeOf, scopePattern } from "../../package/names.js";
 import { RegistryError } from "../errors.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";
-import { checkPackageName, scopeOf, scopePattern } from "../names.js";
 import { authorizeManage, authorizeScope } from "../rights.js";
 import type { RouteDeps } from "./deps.js";
 import { bearer, ownerName, packageParams } from "./schemas.js";

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { z } from "zod";
+import { checkPackageName, checkVersion } from "../../package/names.js";
 import type { RegistryContext } from "../context.js";
 import { RegistryError } from "../errors.js";
 import { matchesEtag } from "../http/etag.js";
 import { routeSchema } from "../http/validation.js";
-import { checkPackageName, checkVersion } from "../names.js";
 import type { TarballRecord } from "../store.js";
 import type { RouteDeps } from "./deps.js";
 import { packageParams, versionParams } from "./schemas.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerNamePattern } from "../names.js";
+import { ownerNamePattern } from "../../package/names.js";
 
 /** Path and query pieces shared by several routes. Names are checked by the handlers, for their own codes. */
 export const nameParam = z

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { checkPackageName, checkVersion } from "../../package/names.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";
-import { checkPackageName, checkVersion } from "../names.js";
 import { versionDocument } from "../package-document.js";
 import { authorizeManage } from "../rights.js";
 import type { Actor } from "../store.js";

@@ -1,5 +1,5 @@
+import { describeCapabilities } from "../../package/capability-wording.js";
 import type { Risk } from "../../sandbox/capabilities.js";
-import { describeCapabilities } from "./capability-wording.js";
 import { html, type SafeHtml } from "./html.js";
 
 /** Risk in words as well as colour, so it does not depend on seeing colour. */

@@ -1,6 +1,6 @@
+import { describeCapabilities, describeEffect, describePoint } from "../../package/capability-wording.js";
 import { tarballPath } from "../package-document.js";
 import type { VersionRecord } from "../store.js";
-import { describeCapabilities, describeEffect, describePoint } from "./capability-wording.js";
 import { counted, dateTime, riskBadge } from "./fragments.js";
 import { html, type SafeHtml } from "./html.js";
 import { layout } from "./layout.js";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { checkPackageName, checkVersion } from "../../package/names.js";
 import type { RegistryContext } from "../context.js";
 import { RegistryError } from "../errors.js";
-import { checkPackageName, checkVersion } from "../names.js";
 import { errorPage } from "./error-page.js";
 import { maxPage, recentCards, searchListing } from "./listings.js";
 import { packagePage } from "./package-page.js";

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageVersion } from "../../cli/package-root.js";
-import { inspectTarball } from "../../registry/tarball/inspect.js";
+import { inspectTarball } from "../../package/tarball/inspect.js";
 import { repoRoot } from "../helpers/cli.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp.js";

@@ -14,7 +14,10 @@ async function binOnNode(version: string, args: string[]) {
     preload,
     `Object.defineProperty(process, "versions", { value: { ...process.versions, node: ${JSON.stringify(version)} } });\n`,
   );
-  return spawnSync(process.execPath, ["--import", preload, bin, ...args], { encoding: "utf8", timeout: 15_000 });
+  return spawnSync(process.execPath, ["--import", preload, bin, ...args], {
+    encoding: "utf8",
+    timeout: 15_000,
+  });
 }
 
 describe("the Node lines hookyard runs on", () => {

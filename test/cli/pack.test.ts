@@ -1,8 +1,8 @@
 import { cp, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../registry/tarball/inspect.js";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
+import { inspectTarball } from "../../package/tarball/inspect.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";
 

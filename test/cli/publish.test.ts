@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp.js";
 import { hookPackage, startRegistry, type TestRegistry, tokenFor } from "../registry/helpers.js";

@@ -1,7 +1,7 @@
 import { readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
 import { lockFileName } from "../../runner/lockfile.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";

@@ -4,7 +4,7 @@ import { readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { integrityHex } from "../../runner/integrity.js";
+import { integrityHex } from "../../package/integrity.js";
 import { snapshot } from "../cli/install/fixtures.js";
 import { hookyard, repoRoot } from "../helpers/cli.js";
 import { tempDir, writeFiles } from "../helpers/temp.js";

@@ -3,8 +3,8 @@ import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import Database from "better-sqlite3";
 import { afterEach } from "vitest";
+import { packTarball } from "../../package/tarball/pack.js";
 import { buildRegistry, type Registry, type RegistryOptions } from "../../registry/app.js";
-import { packTarball } from "../../registry/tarball/pack.js";
 import { tempDir } from "../helpers/temp.js";
 
 export interface TestRegistry {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeIntegrity } from "../../registry/integrity.js";
-import { signedMessage, verifySignature } from "../../registry/signing.js";
+import { computeIntegrity } from "../../package/integrity.js";
+import { signedMessage, verifySignature } from "../../package/signature.js";
 import { countRows, hookPackage, publish, startRegistry, tokenFor } from "./helpers.js";
 
 describe("publishing and reading a package", () => {

@@ -2,10 +2,10 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { computeIntegrity } from "../../package/integrity.js";
+import { signedMessage, verifySignature } from "../../package/signature.js";
 import { buildRegistry } from "../../registry/app.js";
 import type { FsBlobStore } from "../../registry/blobs/fs-blob-store.js";
-import { computeIntegrity } from "../../registry/integrity.js";
-import { signedMessage, verifySignature } from "../../registry/signing.js";
 import { tempDir } from "../helpers/temp.js";
 import { filesUnder, hookPackage, publish, startRegistry, tokenFor } from "./helpers.js";
 

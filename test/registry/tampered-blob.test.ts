@@ -1,7 +1,7 @@
 import { readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { computeIntegrity } from "../../package/integrity.js";
 import type { FsBlobStore } from "../../registry/blobs/fs-blob-store.js";
-import { computeIntegrity } from "../../registry/integrity.js";
 import { hookPackage, logSink, publish, startRegistry, type TestRegistry } from "./helpers.js";
 
 /** Publishes guard@1.0.0 and returns where its blob lives and its bytes. */

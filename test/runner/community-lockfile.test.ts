@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { computeIntegrity } from "../../runner/integrity.js";
+import { computeIntegrity } from "../../package/integrity.js";
 import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
 import { formatLockfile, lockFileName } from "../../runner/lockfile.js";
 import { toolBefore } from "../helpers/ctx.js";

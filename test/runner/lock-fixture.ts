@@ -1,10 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { extractPackage } from "../../registry/tarball/extract.js";
-import { inspectTarball } from "../../registry/tarball/inspect.js";
-import { packTarball } from "../../registry/tarball/pack.js";
+import { computeIntegrity } from "../../package/integrity.js";
+import { extractPackage } from "../../package/tarball/extract.js";
+import { inspectTarball } from "../../package/tarball/inspect.js";
+import { packTarball } from "../../package/tarball/pack.js";
 import { bundleHook } from "../../runner/bundle.js";
-import { computeIntegrity } from "../../runner/integrity.js";
 import {
   formatLockfile,
   type LockEntry,

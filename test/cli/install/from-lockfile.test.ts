@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { integrityHex } from "../../../runner/integrity.js";
+import { integrityHex } from "../../../package/integrity.js";
 import { startRegistry } from "../../registry/helpers.js";
 import { cli, emptyWorkspace, publishGuard, snapshot } from "./fixtures.js";
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { computeIntegrity, integrityHex } from "../../../runner/integrity.js";
+import { computeIntegrity, integrityHex } from "../../../package/integrity.js";
 import { hookPackage, publish, startRegistry } from "../../registry/helpers.js";
 import { cli, emptyWorkspace, publishGuard, snapshot, tamperingProxy } from "./fixtures.js";
 

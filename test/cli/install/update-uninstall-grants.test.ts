@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { integrityHex } from "../../../runner/integrity.js";
+import { integrityHex } from "../../../package/integrity.js";
 import { startRegistry } from "../../registry/helpers.js";
 import { cli, emptyWorkspace, publishGuard, snapshot } from "./fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { packageManifestSchema } from "../../../runner/manifest.js";
+import { packageManifestSchema } from "../../../package/manifest.js";
 import {
   describeGrant,
   formatGrant,

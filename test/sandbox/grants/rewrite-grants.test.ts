@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { packageManifestSchema } from "../../../package/manifest.js";
 import { points, rewritableFields } from "../../../runner/events.js";
-import { packageManifestSchema } from "../../../runner/manifest.js";
 import {
   describeGrant,
   formatGrant,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../../registry/tarball/inspect.js";
+import { inspectTarball } from "../../../package/tarball/inspect.js";
 import { rawHeader } from "../../helpers/raw-tar.js";
 
 const mib = 1024 * 1024;

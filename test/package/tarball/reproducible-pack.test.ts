@@ -8,11 +8,11 @@ import { gunzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { Parser, type ReadEntry } from "tar";
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../../registry/tarball/inspect.js";
-import { type PackEntry, packTarball } from "../../../registry/tarball/pack.js";
+import { inspectTarball } from "../../../package/tarball/inspect.js";
+import { type PackEntry, packTarball } from "../../../package/tarball/pack.js";
 import { tempDir } from "../../helpers/temp.js";
 
-const packSource = fileURLToPath(new URL("../../../registry/tarball/pack.ts", import.meta.url));
+const packSource = fileURLToPath(new URL("../../../package/tarball/pack.ts", import.meta.url));
 const sha512 = (bytes: Buffer) => createHash("sha512").update(bytes).digest("base64");
 
 const entries: PackEntry[] = [

@@ -1,5 +1,5 @@
-import { packageNameSchema, packageVersionSchema } from "../runner/manifest.js";
-import { RegistryError } from "./errors.js";
+import { RegistryError } from "../registry/errors.js";
+import { packageNameSchema, packageVersionSchema } from "./manifest.js";
 
 /** `@acme` for `@acme/guard`, undefined for an unscoped name. */
 export function scopeOf(name: string): string | undefined {

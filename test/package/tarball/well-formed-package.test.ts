@@ -2,7 +2,7 @@ import { chmod, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { create } from "tar";
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../../registry/tarball/inspect.js";
+import { inspectTarball } from "../../../package/tarball/inspect.js";
 import { paxHeader, rawEntry, rawTgz } from "../../helpers/raw-tar.js";
 import { workspace } from "../../helpers/temp.js";
 

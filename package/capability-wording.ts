@@ -1,5 +1,5 @@
-import type { Effect, Point } from "../../runner/events.js";
-import { describeGrant, highestRisk, parseGrant, type Risk } from "../../sandbox/capabilities.js";
+import type { Effect, Point } from "../runner/events.js";
+import { describeGrant, highestRisk, parseGrant, type Risk } from "../sandbox/capabilities.js";
 
 /**
  * What a hook package could do, in words a person choosing one reads. Capabilities are worded by

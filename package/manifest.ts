@@ -1,9 +1,9 @@
 import semver from "semver";
 import { z } from "zod";
+import { effects, type Point, points } from "../runner/events.js";
+import { hookSettingsSchema, type Matcher } from "../runner/hook.js";
+import { patternIssue } from "../runner/regex.js";
 import { capabilityRequestSchema, formatField } from "../sandbox/capabilities.js";
-import { effects, type Point, points } from "./events.js";
-import { hookSettingsSchema, type Matcher } from "./hook.js";
-import { patternIssue } from "./regex.js";
 
 /**
  * A community hook package's manifest: its package.json, with the usual npm fields and a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../../registry/tarball/inspect.js";
+import { inspectTarball } from "../../../package/tarball/inspect.js";
 import { paxHeader, rawEntry, rawTgz } from "../../helpers/raw-tar.js";
 
 /** A file (or folder) at `path`, named through a pax header since ustar fields hold at most 255 bytes. */

@@ -1,8 +1,8 @@
 import { posix } from "node:path";
+import { RegistryError } from "../registry/errors.js";
 import { describeIssues } from "../runner/errors.js";
-import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "../runner/manifest.js";
 import { requestedGrants } from "../sandbox/capabilities.js";
-import { RegistryError } from "./errors.js";
+import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "./manifest.js";
 import type { InspectedTarball } from "./tarball/inspect.js";
 
 /** What a version row needs from the tarball's contents. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../../registry/tarball/inspect.js";
+import { inspectTarball } from "../../../package/tarball/inspect.js";
 import { rawEntry, rawHeader, rawTar, rawTgz } from "../../helpers/raw-tar.js";
 
 const good = rawTar(rawEntry({ name: "package/index.js", data: "export default {};\n" }));

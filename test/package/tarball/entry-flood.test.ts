@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inspectTarball } from "../../../registry/tarball/inspect.js";
+import { inspectTarball } from "../../../package/tarball/inspect.js";
 import { rawEntry, rawTgz } from "../../helpers/raw-tar.js";
 
 const emptyFiles = (count: number) =>
