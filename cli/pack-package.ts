@@ -4,12 +4,12 @@ import { computeIntegrity } from "../package/integrity.js";
 import { TarballError } from "../package/tarball/errors.js";
 import { type PackEntry, packTarball } from "../package/tarball/pack.js";
 import { BundleError, bundleHook } from "../runner/bundle.js";
+import { writeFileAtomic } from "../workspace/atomic-file.js";
 import { defaultEntries } from "./default-entries.js";
 import { CliError, exitCodes } from "./errors.js";
 import { importsLeft } from "./imports-left.js";
 import { readManifestFile } from "./package-manifest-file.js";
 import type { PackageTarball } from "./tarball-package.js";
-import { writeFileAtomic } from "./workspace/atomic-file.js";
 
 /** Besides package.json and the bundle, a package holds these top-level files only. */
 const documentFile = /^(readme|license)/i;

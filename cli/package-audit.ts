@@ -1,5 +1,5 @@
 import semver from "semver";
-import type { LockEntry } from "../runner/lockfile.js";
+import type { LockEntry } from "../workspace/lockfile.js";
 import { CliError } from "./errors.js";
 import type { Advisory, PackageDocument } from "./registry-client.js";
 import { type Severity, severities } from "./severity.js";

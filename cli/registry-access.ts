@@ -1,4 +1,4 @@
-import { findWorkspaceRoot } from "../runner/workspace-root.js";
+import { findWorkspaceRoot } from "../workspace/root.js";
 import type { CliContext } from "./command.js";
 import { CliError, exitCodes } from "./errors.js";
 import { RegistryClient } from "./registry-client.js";

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeFileAtomic } from "../workspace/atomic-file.js";
 import { readUserConfig, userConfigFile } from "./registry-settings.js";
-import { writeFileAtomic } from "./workspace/atomic-file.js";
 
 /**
  * Saves `token` for the registry at `origin` in the user config file, keeping everything else in

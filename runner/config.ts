@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { configFileName } from "../workspace/root.js";
 import { type ConfigRule, configRuleSchema } from "./compile-rule.js";
 import { describeIssues, type LoadProblem, RunnerError } from "./errors.js";
 import { hookSettingsSchema } from "./hook.js";
-
-import { configFileName } from "./workspace-root.js";
 
 export { configFileName };
 

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { formatGrant } from "../sandbox/capabilities.js";
+import { findWorkspaceRoot } from "../workspace/root.js";
 import { brokenHook } from "./broken-hook.js";
 import { builtinHooks } from "./builtin/index.js";
 import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sandbox.js";
@@ -18,10 +19,9 @@ import type { Origin, Rule, Trust } from "./rule.js";
 import { findWorkspaceRules } from "./rules/workspace-rules.js";
 import { StateStore } from "./state.js";
 import { trustedApi } from "./trusted-api.js";
-import { findWorkspaceRoot } from "./workspace-root.js";
 
+export { findWorkspaceRoot } from "../workspace/root.js";
 export type { CommunityHookConfig } from "./loaders/community.js";
-export { findWorkspaceRoot } from "./workspace-root.js";
 
 export interface LoadHooksOptions {
   /** Any directory inside the workspace; the root is the nearest one holding hookyard.json or .hookyard/. */

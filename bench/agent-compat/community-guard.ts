@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computeIntegrity } from "../../package/integrity.js";
-import { lockFileName, readLockfile } from "../../runner/lockfile.js";
+import { lockFileName, readLockfile } from "../../workspace/lockfile.js";
 import { hookyardBin, startHookyardRegistry } from "../install/hookyard-registry.js";
 import { publishTo } from "../install/publish.js";
 import { timeCommand } from "../install/timed-command.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computeIntegrity } from "../../package/integrity.js";
-import { lockFileName, readLockfile, storePath } from "../../runner/lockfile.js";
+import { lockFileName, readLockfile, storePath } from "../../workspace/lockfile.js";
 import { InstallBenchError } from "./errors.js";
 import { type BenchPackage, bundlePath } from "./hook-package.js";
 

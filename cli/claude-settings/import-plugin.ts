@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { commandRuleSchema } from "../../runner/engines/command.js";
 import { describeIssues } from "../../runner/errors.js";
-import { findWorkspaceRoot } from "../../runner/workspace-root.js";
+import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { findWorkspaceRoot } from "../../runner/workspace-root.js";
+import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { packageRoot } from "../package-root.js";

@@ -1,8 +1,8 @@
 import { lstat, mkdir, readFile, readlink, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import { CliError } from "../errors.js";
-import { writeFileAtomic } from "../workspace/atomic-file.js";
 
 export type SettingsScope = "project" | "user";
 

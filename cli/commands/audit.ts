@@ -1,4 +1,4 @@
-import type { LockEntry } from "../../runner/lockfile.js";
+import type { LockEntry } from "../../workspace/lockfile.js";
 import type { CliContext, Command } from "../command.js";
 import { exitCodes } from "../errors.js";
 import { lockEntryRegistry } from "../lock-registry.js";
@@ -23,8 +23,8 @@ export default {
     "A yanked installed version counts as a moderate finding; a deprecated one is shown but is not a finding.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { findWorkspaceRoot } = await import("../../runner/workspace-root.js");
-    const { lockFileName, readLockfile } = await import("../../runner/lockfile.js");
+    const { findWorkspaceRoot } = await import("../../workspace/root.js");
+    const { lockFileName, readLockfile } = await import("../../workspace/lockfile.js");
     const level = options.level as Severity;
     const root = await findWorkspaceRoot(context.cwd);
     const lock = await readLockfile(root);

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { configFileName } from "../../workspace/root.js";
 import type { Command } from "../command.js";
-import { configFileName } from "../workspace/config-file-name.js";
 
 const starterConfig = {
   hooks: {},

@@ -28,7 +28,7 @@ export default {
       throw new CliError("CLI_ERR_USAGE", `${dir} is not a folder`, exitCodes.usage);
     }
     const { packPackage, tarballFileName } = await import("../pack-package.js");
-    const { writeFileAtomic } = await import("../workspace/atomic-file.js");
+    const { writeFileAtomic } = await import("../../workspace/atomic-file.js");
     const packed = await packPackage(dir, {
       ...(typeof options.entry === "string" ? { entry: resolve(context.cwd, options.entry) } : {}),
     });

@@ -26,7 +26,7 @@ export default {
     "Exit 0 when every hook is in force, 1 when one is not.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { findWorkspaceRoot } = await import("../../runner/workspace-root.js");
+    const { findWorkspaceRoot } = await import("../../workspace/root.js");
     const { daemonStatus } = await import("../daemon/status.js");
     const root = await findWorkspaceRoot(context.cwd);
     const daemon = await daemonStatus(root, { env: context.env });

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { LockEntry } from "../../runner/lockfile.js";
+import type { LockEntry } from "../../workspace/lockfile.js";
+import type { StoreProblem } from "../../workspace/store-check.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import type { StoreProblem } from "../store-check.js";
 import { table } from "../table.js";
 
 interface VerifiedPackage {
@@ -23,9 +23,9 @@ export default {
     "store from the registry.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { findWorkspaceRoot } = await import("../../runner/workspace-root.js");
-    const { lockFileName, readLockfile } = await import("../../runner/lockfile.js");
-    const { describeStoreProblem } = await import("../store-check.js");
+    const { findWorkspaceRoot } = await import("../../workspace/root.js");
+    const { lockFileName, readLockfile } = await import("../../workspace/lockfile.js");
+    const { describeStoreProblem } = await import("../../workspace/store-check.js");
     const root = await findWorkspaceRoot(context.cwd);
     const lock = await readLockfile(root);
     const entries = Object.entries(lock?.packages ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -62,8 +62,8 @@ function rows(pkg: VerifiedPackage, describe: (problem: StoreProblem) => string)
 
 /** The package's store folder, file by file, against the lock's `files`. */
 async function verifyPackage(root: string, name: string, entry: LockEntry): Promise<VerifiedPackage> {
-  const { storePath } = await import("../../runner/lockfile.js");
-  const { storeProblems } = await import("../store-check.js");
+  const { storePath } = await import("../../workspace/lockfile.js");
+  const { storeProblems } = await import("../../workspace/store-check.js");
   const store = storePath(root, entry.integrity);
   const result = (problems: StoreProblem[]) => ({
     name,

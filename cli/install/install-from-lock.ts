@@ -1,8 +1,8 @@
-import { storePath } from "../../runner/lockfile.js";
+import { storePath } from "../../workspace/lockfile.js";
+import { describeStoreProblem, storeProblems } from "../../workspace/store-check.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { RegistryClient } from "../registry-client.js";
-import { describeStoreProblem, storeProblems } from "../store-check.js";
 import { fetchPackage } from "./fetch-package.js";
 import type { InstallTransaction } from "./transaction.js";
 

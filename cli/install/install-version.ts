@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { LockEntry } from "../../runner/lockfile.js";
+import type { LockEntry } from "../../workspace/lockfile.js";
 import type { CliContext } from "../command.js";
 import type { RegistryClient, RegistryVersion } from "../registry-client.js";
 import { fetchPackage } from "./fetch-package.js";

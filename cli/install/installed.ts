@@ -1,4 +1,4 @@
-import type { LockEntry } from "../../runner/lockfile.js";
+import type { LockEntry } from "../../workspace/lockfile.js";
 import { CliError } from "../errors.js";
 import type { InstallTransaction } from "./transaction.js";
 

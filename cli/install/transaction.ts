@@ -3,6 +3,7 @@ import { rm, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RunnerError } from "../../runner/errors.js";
+import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import {
   emptyLockfile,
   formatLockfile,
@@ -11,11 +12,10 @@ import {
   readLockfile,
   storePath,
   storeRoot,
-} from "../../runner/lockfile.js";
-import { findWorkspaceRoot } from "../../runner/workspace-root.js";
+} from "../../workspace/lockfile.js";
+import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { writeFileAtomic } from "../workspace/atomic-file.js";
 import {
   readWorkspaceConfigFile,
   type WorkspaceConfigFile,

@@ -7,7 +7,7 @@ import {
   maxInputBytes,
   uncheckedRefusal,
 } from "../../runner/profiles/claude/index.js";
-import { findWorkspaceRoot } from "../../runner/workspace-root.js";
+import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { LiveHooks } from "./live-hooks.js";
 import { bearerMatches } from "./token.js";
 

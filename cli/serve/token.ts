@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import { CliError, exitCodes } from "../errors.js";
-import { writeFileAtomic } from "../workspace/atomic-file.js";
 
 /** A fresh token: 32 random bytes, recognisable by its prefix in a log or a settings file. */
 export function newServeToken(): string {

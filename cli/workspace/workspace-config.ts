@@ -3,9 +3,9 @@ import { join } from "node:path";
 import semver from "semver";
 import { z } from "zod";
 import { packageNameSchema } from "../../package/manifest.js";
+import { writeFileAtomic } from "../../workspace/atomic-file.js";
+import { configFileName } from "../../workspace/root.js";
 import { CliError } from "../errors.js";
-import { writeFileAtomic } from "./atomic-file.js";
-import { configFileName } from "./config-file-name.js";
 
 /** A registry key pinned on first use: later installs from that registry must be signed by a pinned key. */
 export const pinnedKeySchema = z.strictObject({

@@ -3,11 +3,11 @@ import { join, posix } from "node:path";
 import { computeIntegrity } from "../../package/integrity.js";
 import { type PackageManifest, packageManifestSchema, packageNameSchema } from "../../package/manifest.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
+import { type LockEntry, lockFileName, readLockfile, storePath } from "../../workspace/lockfile.js";
 import type { SandboxRuleConfig } from "../engines/sandbox.js";
 import { describeIssues, errorText, type LoadProblem, RunnerError, type RunnerErrorCode } from "../errors.js";
 import type { Point } from "../events.js";
 import { type HookDefinition, type HookSettings, hookDefinitionSchema } from "../hook.js";
-import { type LockEntry, lockFileName, readLockfile, storePath } from "../lockfile.js";
 
 /** A sandboxed community hook: the sandbox engine's config without `engine`, and the version when known. */
 export type CommunityHookConfig = Omit<SandboxRuleConfig, "engine"> & { version?: string };

@@ -218,7 +218,7 @@ describe("hookyard start-up", () => {
           "dist/runner/profiles/claude/events.js",
           "dist/runner/profiles/claude/text.js",
           "dist/runner/profiles/claude/unchecked.js",
-          "dist/runner/workspace-root.js",
+          "dist/workspace/root.js",
         ]);
       }
     } finally {

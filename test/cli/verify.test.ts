@@ -2,7 +2,7 @@ import { readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeIntegrity } from "../../package/integrity.js";
-import { lockFileName } from "../../runner/lockfile.js";
+import { lockFileName } from "../../workspace/lockfile.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";
 import { installFixture, noticeHook } from "../runner/lock-fixture.js";

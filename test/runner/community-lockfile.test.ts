@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { computeIntegrity } from "../../package/integrity.js";
 import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
-import { formatLockfile, lockFileName } from "../../runner/lockfile.js";
+import { formatLockfile, lockFileName } from "../../workspace/lockfile.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { recordingLogger } from "../helpers/logger.js";
 import { workspace } from "../helpers/temp.js";

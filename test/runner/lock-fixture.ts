@@ -11,7 +11,7 @@ import {
   type Lockfile,
   lockFileName,
   storePath,
-} from "../../runner/lockfile.js";
+} from "../../workspace/lockfile.js";
 import { tempDir } from "../helpers/temp.js";
 
 export interface FixturePackage {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { integrityHex } from "../package/integrity.js";
 import { packageNameSchema, packageVersionSchema } from "../package/manifest.js";
+import { describeIssues, RunnerError } from "../runner/errors.js";
 import { parseGrant } from "../sandbox/capabilities.js";
-import { describeIssues, RunnerError } from "./errors.js";
 
 /**
  * hookyard.lock: exactly which community hooks a workspace runs (DESIGN §7). `hookyard install`
