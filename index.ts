@@ -1,3 +1,22 @@
+export { type LoadProblem, RunnerError, type RunnerErrorCode } from "./core/errors.js";
+export {
+  type AnyCtx,
+  type CtxOf,
+  type Effect,
+  type Message,
+  type ModelResponse,
+  type Point,
+  points,
+  type ToolSpec,
+} from "./core/events.js";
+export {
+  type Decision,
+  defineHook,
+  type Handler,
+  type HookApi,
+  type HookDefinition,
+  type Matcher,
+} from "./core/hook.js";
 export {
   type AgentEvent,
   type AgentOptions,
@@ -10,25 +29,6 @@ export type { Model, ModelRequest, ModelResult } from "./runner/agent/model.js";
 export { OpenAIModel, type OpenAIModelOptions } from "./runner/agent/models/openai.js";
 export { type Script, ScriptedModel } from "./runner/agent/models/scripted.js";
 export { defaultTools, type Tool, ToolFailure } from "./runner/agent/tools.js";
-export { type LoadProblem, RunnerError, type RunnerErrorCode } from "./runner/errors.js";
-export {
-  type AnyCtx,
-  type CtxOf,
-  type Effect,
-  type Message,
-  type ModelResponse,
-  type Point,
-  points,
-  type ToolSpec,
-} from "./runner/events.js";
-export {
-  type Decision,
-  defineHook,
-  type Handler,
-  type HookApi,
-  type HookDefinition,
-  type Matcher,
-} from "./runner/hook.js";
 export { type Hooks, type ListedHook, type LoadHooksOptions, loadHooks } from "./runner/load-hooks.js";
 export type { Logger } from "./runner/logger.js";
 export type { Attributed, ChainOutcome, DispatchWarning, HookRun } from "./runner/outcome.js";

@@ -1,4 +1,4 @@
-import { errorText, RunnerError } from "../runner/errors.js";
+import { errorText, RunnerError } from "../core/errors.js";
 import { CliError, exitCodes } from "./errors.js";
 
 /** What to do about each failure: the one place where codes become advice. */

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { describeIssues } from "../core/errors.js";
 import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "../package/manifest.js";
-import { describeIssues } from "../runner/errors.js";
 import { CliError } from "./errors.js";
 
 export interface ManifestFile {

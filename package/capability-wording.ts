@@ -1,4 +1,4 @@
-import type { Effect, Point } from "../runner/events.js";
+import type { Effect, Point } from "../core/events.js";
 import { describeGrant, highestRisk, parseGrant, type Risk } from "../sandbox/capabilities.js";
 
 /**

@@ -1,8 +1,8 @@
 import semver from "semver";
 import { z } from "zod";
-import { effects, type Point, points } from "../runner/events.js";
-import { hookSettingsSchema, type Matcher } from "../runner/hook.js";
-import { patternIssue } from "../runner/regex.js";
+import { effects, type Point, points } from "../core/events.js";
+import { hookSettingsSchema, type Matcher } from "../core/hook.js";
+import { patternIssue } from "../core/regex.js";
 import { capabilityRequestSchema, formatField } from "../sandbox/capabilities.js";
 
 /**
@@ -92,7 +92,7 @@ export const packageManifestSchema = z.looseObject({
 export type PackageManifest = z.output<typeof packageManifestSchema>;
 
 /**
- * The first `hookyard.matcher` pattern the regex policy (runner/regex.ts) refuses, as a message that
+ * The first `hookyard.matcher` pattern the regex policy (core/regex.ts) refuses, as a message that
  * names its field, shows the pattern and says why and what to do; undefined when every one passes.
  * The registry refuses such a package at publish and `hookyard pack` before it, so no agent ever
  * installs a matcher its runner would refuse (RUN_ERR_BAD_MATCHER) or that could stall it.

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
+import { describeIssues } from "../core/errors.js";
 import { RegistryError } from "../registry/errors.js";
-import { describeIssues } from "../runner/errors.js";
 import { requestedGrants } from "../sandbox/capabilities.js";
 import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "./manifest.js";
 import type { InspectedTarball } from "./tarball/inspect.js";

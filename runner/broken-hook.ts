@@ -1,5 +1,5 @@
-import { type LoadProblem, RunnerError } from "./errors.js";
-import { blockable, isPoint, type Point, points } from "./events.js";
+import { type LoadProblem, RunnerError } from "../core/errors.js";
+import { blockable, isPoint, type Point, points } from "../core/events.js";
 import { brokenReason } from "./not-in-force.js";
 import type { Origin, Rule } from "./rule.js";
 

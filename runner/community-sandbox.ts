@@ -1,3 +1,6 @@
+import { RunnerError } from "../core/errors.js";
+import type { AnyCtx, Point } from "../core/events.js";
+import type { ChainVerdict } from "../core/hook.js";
 import {
   createSandbox,
   defaultSandboxLimits,
@@ -7,9 +10,6 @@ import {
   type SandboxLimits,
   type SandboxOptions,
 } from "../sandbox/index.js";
-import { RunnerError } from "./errors.js";
-import type { AnyCtx, Point } from "./events.js";
-import type { ChainVerdict } from "./hook.js";
 import type { Logger } from "./logger.js";
 import type { BatchAnswer, Rule, RuleBatch } from "./rule.js";
 import type { StateStore } from "./state.js";

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { describeIssues, type LoadProblem, RunnerError } from "../core/errors.js";
+import { hookSettingsSchema } from "../core/hook.js";
 import { configFileName } from "../workspace/root.js";
 import { type ConfigRule, configRuleSchema } from "./compile-rule.js";
-import { describeIssues, type LoadProblem, RunnerError } from "./errors.js";
-import { hookSettingsSchema } from "./hook.js";
 
 export { configFileName };
 

@@ -1,7 +1,7 @@
+import { errorText, RunnerError, type RunnerErrorCode } from "../core/errors.js";
+import { type AnyCtx, blockable, type Effect, type Point } from "../core/events.js";
+import type { ChainVerdict, HookApi } from "../core/hook.js";
 import { applyDecision, parseDecision } from "./effects.js";
-import { errorText, RunnerError, type RunnerErrorCode } from "./errors.js";
-import { type AnyCtx, blockable, type Effect, type Point } from "./events.js";
-import type { ChainVerdict, HookApi } from "./hook.js";
 import { CtxJournal } from "./journal.js";
 import type { Logger } from "./logger.js";
 import { always, compileMatcher, type LateMatch, lateMatchText, type MatchTest } from "./matcher.js";

@@ -1,9 +1,16 @@
 import type { z } from "zod";
-import { describeIssues, RunnerError } from "./errors.js";
-import { type AnyCtx, ctxSchema, type Effect, legalEffects, type Point, rewritableFields } from "./events.js";
-import { type Decision, decisionSchema } from "./hook.js";
+import { describeIssues, RunnerError } from "../core/errors.js";
+import {
+  type AnyCtx,
+  ctxSchema,
+  type Effect,
+  legalEffects,
+  type Point,
+  rewritableFields,
+} from "../core/events.js";
+import { type Decision, decisionSchema } from "../core/hook.js";
+import { jsonDataIssue } from "../core/json-data.js";
 import type { CtxJournal } from "./journal.js";
-import { jsonDataIssue } from "./json-data.js";
 import type { ChainOutcome } from "./outcome.js";
 import { scopeRewrite } from "./rewrite-grants.js";
 import type { Rule } from "./rule.js";

@@ -1,4 +1,7 @@
 import { join } from "node:path";
+import { describeIssues, errorText, type LoadProblem, RunnerError } from "../core/errors.js";
+import { type CtxOf, ctxSchema, type Point, points } from "../core/events.js";
+import type { HookDefinition } from "../core/hook.js";
 import { formatGrant } from "../sandbox/capabilities.js";
 import { findWorkspaceRoot } from "../workspace/root.js";
 import { brokenHook } from "./broken-hook.js";
@@ -7,9 +10,6 @@ import { CommunitySandbox, type CommunitySandboxOptions } from "./community-sand
 import { compileRule } from "./compile-rule.js";
 import { configFileName, type HookOverride, knownFields, readWorkspaceConfig } from "./config.js";
 import { Dispatcher } from "./dispatch.js";
-import { describeIssues, errorText, type LoadProblem, RunnerError } from "./errors.js";
-import { type CtxOf, ctxSchema, type Point, points } from "./events.js";
-import type { HookDefinition } from "./hook.js";
 import { type CommunityHookConfig, type CommunityHooks, loadCommunityHooks } from "./loaders/community.js";
 import { loadWorkspaceHooks } from "./loaders/workspace.js";
 import { type Logger, stderrLogger } from "./logger.js";

@@ -1,10 +1,10 @@
-import { RunnerError } from "./errors.js";
-import { type AnyCtx, matchableFields, type Point, points } from "./events.js";
-import type { Matcher } from "./hook.js";
-import { compilePattern, matchBudgetMs, testBounded } from "./regex.js";
+import { RunnerError } from "../core/errors.js";
+import { type AnyCtx, matchableFields, type Point, points } from "../core/events.js";
+import type { Matcher } from "../core/hook.js";
+import { compilePattern, matchBudgetMs, testBounded } from "../core/regex.js";
 
 /**
- * A matcher's test was stopped by the regex budget (runner/regex.ts) on this ctx. It counts as a
+ * A matcher's test was stopped by the regex budget (core/regex.ts) on this ctx. It counts as a
  * match: the hook runs. A guard is written to block what its matcher selects; if a crafted, slow
  * input counted as "no match", that input would be exactly the one that skips the guard. Running
  * a hook that did not need to run costs a call; skipping a guard costs the check. The dispatcher
@@ -25,7 +25,7 @@ export const always: MatchTest = () => true;
  * Compiles `{ field: "regex" }` once per point, so dispatch only runs regexes. A field the point
  * does not carry is not tested there (a `tool` matcher does not stop a hook at agent_after); a field
  * the point carries but the ctx lacks fails the match. Every field must exist at one of the points,
- * except `agent.<key>`: see agentKey. Patterns go through the one regex policy (runner/regex.ts):
+ * except `agent.<key>`: see agentKey. Patterns go through the one regex policy (core/regex.ts):
  * one it refuses is RUN_ERR_BAD_MATCHER here, at load; tests run bounded at dispatch.
  */
 export function compileMatcher(

@@ -1,4 +1,4 @@
-import type { LoadProblem } from "./errors.js";
+import type { LoadProblem } from "../core/errors.js";
 
 // The words for a hook that is not in force, shared by the stand-in, `list`, `status` and the
 // session line; no zod here, so the commands that print them load none to say so.

@@ -1,6 +1,6 @@
-import type { RunnerErrorCode } from "./errors.js";
-import type { AnyCtx, Effect, Point } from "./events.js";
-import type { ChainVerdict } from "./hook.js";
+import type { RunnerErrorCode } from "../core/errors.js";
+import type { AnyCtx, Effect, Point } from "../core/events.js";
+import type { ChainVerdict } from "../core/hook.js";
 import type { Origin, Trust } from "./rule.js";
 
 export interface Attributed {

@@ -1,5 +1,5 @@
+import type { AnyCtx, Point } from "../core/events.js";
 import { type FieldRef, formatGrant, type RewriteGrant } from "../sandbox/capabilities.js";
-import type { AnyCtx, Point } from "./events.js";
 
 /**
  * What a sandboxed hook's rewrite grants let through, decided on the host from the ctx before the

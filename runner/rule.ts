@@ -1,6 +1,6 @@
+import type { AnyCtx, Point } from "../core/events.js";
+import type { Decision, HookApi, Matcher } from "../core/hook.js";
 import type { RewriteGrant } from "../sandbox/capabilities.js";
-import type { AnyCtx, Point } from "./events.js";
-import type { Decision, HookApi, Matcher } from "./hook.js";
 
 export type Origin = "builtin" | "workspace" | "community";
 export type Trust = "trusted" | "sandboxed";

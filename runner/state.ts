@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { RunnerError } from "./errors.js";
+import { RunnerError } from "../core/errors.js";
 
 export interface HookState {
   get<T = unknown>(key: string): Promise<T | undefined>;

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { errorText } from "../core/errors.js";
+import type { ExecResult, HookApi } from "../core/hook.js";
 import { fileStatOf } from "../sandbox/file-stat.js";
-import { errorText } from "./errors.js";
-import type { ExecResult, HookApi } from "./hook.js";
 import type { Logger } from "./logger.js";
 import type { HookState } from "./state.js";
 

@@ -67,7 +67,7 @@ export const envNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an env var name is letters, digits and _, not starting with a digit");
 
 /**
- * Where a rewrite may land: the ctx fields each point lets a hook change. runner/events.ts holds
+ * Where a rewrite may land: the ctx fields each point lets a hook change. core/events.ts holds
  * the same table with the ctx schemas (this folder imports nothing from runner/); a test keeps the
  * two equal.
  */

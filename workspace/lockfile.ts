@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { describeIssues, RunnerError } from "../core/errors.js";
 import { integrityHex } from "../package/integrity.js";
 import { packageNameSchema, packageVersionSchema } from "../package/manifest.js";
-import { describeIssues, RunnerError } from "../runner/errors.js";
 import { parseGrant } from "../sandbox/capabilities.js";
 
 /**

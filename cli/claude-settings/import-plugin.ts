@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { describeIssues } from "../../core/errors.js";
 import { commandRuleSchema } from "../../runner/engines/command.js";
-import { describeIssues } from "../../runner/errors.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";

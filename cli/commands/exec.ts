@@ -70,7 +70,7 @@ export default {
       restoreConsole();
       return write(noHookRanAnswer(event, error));
     }
-    const { errorText } = await import("../../runner/errors.js");
+    const { errorText } = await import("../../core/errors.js");
     const unhandled = (reason: unknown) =>
       logger.error(`a promise nobody awaited was rejected (a hook missing an await?): ${errorText(reason)}`);
     process.on("unhandledRejection", unhandled);

@@ -1,4 +1,4 @@
-import type { LoadProblem } from "../../runner/errors.js";
+import type { LoadProblem } from "../../core/errors.js";
 import type { ListedHook } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import { brokenReason, leftOutWhy } from "../../runner/not-in-force.js";

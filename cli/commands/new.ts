@@ -1,6 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { describeIssues } from "../../runner/errors.js";
+import { describeIssues } from "../../core/errors.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { scaffoldFiles, unscopedName } from "../package-files.js";

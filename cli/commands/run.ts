@@ -1,8 +1,8 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { errorText } from "../../core/errors.js";
 import type { AskPolicy } from "../../runner/agent/loop.js";
 import type { Model } from "../../runner/agent/model.js";
-import { errorText } from "../../runner/errors.js";
 import type { CliContext, Command } from "../command.js";
 import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";

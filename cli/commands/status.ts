@@ -1,4 +1,4 @@
-import type { LoadProblem } from "../../runner/errors.js";
+import type { LoadProblem } from "../../core/errors.js";
 import type { Hooks, ListedHook } from "../../runner/load-hooks.js";
 import { leftOutWhy } from "../../runner/not-in-force.js";
 import type { Command } from "../command.js";

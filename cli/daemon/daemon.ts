@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
-import { errorText } from "../../runner/errors.js";
+import { errorText } from "../../core/errors.js";
 import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import {

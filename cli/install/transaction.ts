@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { rm, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { RunnerError } from "../../runner/errors.js";
+import { RunnerError } from "../../core/errors.js";
 import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import {
   emptyLockfile,

@@ -1,6 +1,6 @@
 import { isAbsolute } from "node:path";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
-import { errorText } from "../../runner/errors.js";
+import { errorText } from "../../core/errors.js";
 import {
   ClaudeInputError,
   handleClaudeEvent,

@@ -1,4 +1,4 @@
-import { errorText } from "../../runner/errors.js";
+import { errorText } from "../../core/errors.js";
 import type { Hooks } from "../../runner/load-hooks.js";
 
 /** One load of the workspace's hooks, and the requests using it. */

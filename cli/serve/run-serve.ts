@@ -1,7 +1,7 @@
 import { chmod, lstat, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
-import { errorText } from "../../runner/errors.js";
+import { errorText } from "../../core/errors.js";
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext } from "../command.js";

@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from "fastify";
 import { z } from "zod";
-import { describeIssues } from "../../runner/errors.js";
+import { describeIssues } from "../../core/errors.js";
 
 /**
  * Route schemas are written once, in zod: the JSON Schema fastify and the OpenAPI document see is

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { describeIssues, errorText, RunnerError } from "../errors.js";
-import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point } from "../events.js";
-import { jsonDataIssue } from "../json-data.js";
+import { describeIssues, errorText, RunnerError } from "../../core/errors.js";
+import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point } from "../../core/events.js";
+import { jsonDataIssue } from "../../core/json-data.js";
 import type { Hooks } from "../load-hooks.js";
 import type { Attributed, ChainOutcome } from "../outcome.js";
 import type { Model } from "./model.js";

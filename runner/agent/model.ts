@@ -1,4 +1,4 @@
-import type { Message, ModelResponse, ToolSpec } from "../events.js";
+import type { Message, ModelResponse, ToolSpec } from "../../core/events.js";
 
 /** One chat-completions call, as the loop sends it after the llm_before chain (injects included). */
 export interface ModelRequest {

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { describeIssues } from "../errors.js";
-import type { ToolSpec } from "../events.js";
+import { describeIssues } from "../../core/errors.js";
+import type { ToolSpec } from "../../core/events.js";
 import { killProcessGroup } from "../process-group.js";
 
 /** A failure the model should read as the tool's result (tool_error fires with this message). */

@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { AnyCtx } from "../events.js";
-import { defineHook, type HookApi } from "../hook.js";
+import type { AnyCtx } from "../../core/events.js";
+import { defineHook, type HookApi } from "../../core/hook.js";
 
 /** Results longer than this are cut in the log line: the log is an audit trail, not a copy of every file read. */
 const resultCap = 8 * 1024;

@@ -1,6 +1,6 @@
-import { RunnerError } from "../errors.js";
-import { type AnyCtx, blockable, type Point } from "../events.js";
-import type { Decision } from "../hook.js";
+import { RunnerError } from "../../core/errors.js";
+import { type AnyCtx, blockable, type Point } from "../../core/events.js";
+import type { Decision } from "../../core/hook.js";
 import { claudeAgentOf } from "../profiles/claude/reverse.js";
 import { agentToolName, argsFromAgent } from "../profiles/claude/tools.js";
 import type { ProcessResult } from "./command-process.js";

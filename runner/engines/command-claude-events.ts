@@ -1,4 +1,4 @@
-import { points } from "../events.js";
+import { points } from "../../core/events.js";
 import { claudeEventFor } from "../profiles/claude/events.js";
 
 /** Points a `profile: "claude"` rule may list: those that one of that agent's events fires (not llm_*). */

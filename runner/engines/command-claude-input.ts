@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import type { AnyCtx, Point } from "../events.js";
+import type { AnyCtx, Point } from "../../core/events.js";
 import { claudeInputFromCtx } from "../profiles/claude/reverse.js";
 
 /**

@@ -1,4 +1,4 @@
-import { type BoundedAnswer, compilePattern, testBounded } from "../regex.js";
+import { type BoundedAnswer, compilePattern, testBounded } from "../../core/regex.js";
 
 /** A test of one input field's value (a tool name, a session source, …); "timeout" when the budget stopped it. */
 export type AgentMatch = (value: string) => BoundedAnswer;
@@ -9,7 +9,7 @@ const plainNames = /^[A-Za-z0-9_|]+$/;
 /**
  * That agent's matcher semantics: absent, "" and "*" match everything; `Bash` and `Edit|Write`
  * match those names exactly; anything else (`Notebook.*`, `mcp__.*__write`) is an unanchored,
- * case-sensitive regex, compiled and run under the one regex policy (runner/regex.ts). Throws on a
+ * case-sensitive regex, compiled and run under the one regex policy (core/regex.ts). Throws on a
  * pattern that policy refuses (too long, not a regex, exponential), saying why.
  */
 export function compileAgentMatcher(pattern: string | undefined): AgentMatch {

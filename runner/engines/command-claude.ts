@@ -1,6 +1,6 @@
-import type { Point } from "../events.js";
-import type { Matcher } from "../hook.js";
-import { matchBudgetMs } from "../regex.js";
+import type { Point } from "../../core/events.js";
+import type { Matcher } from "../../core/hook.js";
+import { matchBudgetMs } from "../../core/regex.js";
 import { defaults, type Rule } from "../rule.js";
 import { claudeAnswer } from "./command-claude-answer.js";
 import { claudeProfilePoints, matcherFieldOf } from "./command-claude-events.js";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { RunnerError } from "../errors.js";
+import { RunnerError } from "../../core/errors.js";
 import { killProcessGroup } from "../process-group.js";
 
 /** Beyond this, output is cut: a hook's decision is small, a runaway hook's output is not our memory's problem. */

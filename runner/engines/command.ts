@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { RunnerError } from "../errors.js";
-import { type Decision, matcherSchema } from "../hook.js";
+import { RunnerError } from "../../core/errors.js";
+import { type Decision, matcherSchema } from "../../core/hook.js";
 import { defaults, type Rule } from "../rule.js";
 import { claudeCommandRule, claudeProfileIssue } from "./command-claude.js";
 import {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { fetchFailureText, RunnerError } from "../errors.js";
-import type { Decision } from "../hook.js";
+import { fetchFailureText, RunnerError } from "../../core/errors.js";
+import type { Decision } from "../../core/hook.js";
 import { defaults, type Rule } from "../rule.js";
 import {
   type CompileContext,

@@ -1,5 +1,5 @@
-import type { Point } from "../events.js";
-import type { HookDefinition } from "../hook.js";
+import type { Point } from "../../core/events.js";
+import type { HookDefinition } from "../../core/hook.js";
 import { defaults, type Rule } from "../rule.js";
 import type { CompileContext } from "./settings.js";
 

@@ -1,8 +1,8 @@
+import { describeIssues, RunnerError } from "../../core/errors.js";
+import type { Point } from "../../core/events.js";
+import { type HookSettings, hookSettingsSchema } from "../../core/hook.js";
 import { type Grant, isRewriteGrant } from "../../sandbox/capabilities.js";
 import type { SandboxLimits } from "../../sandbox/index.js";
-import { describeIssues, RunnerError } from "../errors.js";
-import type { Point } from "../events.js";
-import { type HookSettings, hookSettingsSchema } from "../hook.js";
 import type { Rule } from "../rule.js";
 import { type CompileContext, ruleSettings } from "./settings.js";
 

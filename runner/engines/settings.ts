@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { type Point, points } from "../../core/events.js";
+import { hookNameSchema, hookSettingsSchema } from "../../core/hook.js";
 import type { CommunitySandbox } from "../community-sandbox.js";
-import { type Point, points } from "../events.js";
-import { hookNameSchema, hookSettingsSchema } from "../hook.js";
 import { defaults, type Origin, type Rule } from "../rule.js";
 
 /** Fields every rule in hookyard.json has, whatever its engine. */

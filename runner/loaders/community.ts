@@ -1,13 +1,19 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, posix } from "node:path";
+import {
+  describeIssues,
+  errorText,
+  type LoadProblem,
+  RunnerError,
+  type RunnerErrorCode,
+} from "../../core/errors.js";
+import type { Point } from "../../core/events.js";
+import { type HookDefinition, type HookSettings, hookDefinitionSchema } from "../../core/hook.js";
 import { computeIntegrity } from "../../package/integrity.js";
 import { type PackageManifest, packageManifestSchema, packageNameSchema } from "../../package/manifest.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
 import { type LockEntry, lockFileName, readLockfile, storePath } from "../../workspace/lockfile.js";
 import type { SandboxRuleConfig } from "../engines/sandbox.js";
-import { describeIssues, errorText, type LoadProblem, RunnerError, type RunnerErrorCode } from "../errors.js";
-import type { Point } from "../events.js";
-import { type HookDefinition, type HookSettings, hookDefinitionSchema } from "../hook.js";
 
 /** A sandboxed community hook: the sandbox engine's config without `engine`, and the version when known. */
 export type CommunityHookConfig = Omit<SandboxRuleConfig, "engine"> & { version?: string };

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeIssues, errorText, type LoadProblem, RunnerError } from "../errors.js";
-import { type HookDefinition, hookDefinitionSchema } from "../hook.js";
+import { describeIssues, errorText, type LoadProblem, RunnerError } from "../../core/errors.js";
+import { type HookDefinition, hookDefinitionSchema } from "../../core/hook.js";
 
 export const hookFileExtensions = [".ts", ".mts", ".mjs", ".js"];
 

@@ -1,5 +1,5 @@
-import { legalEffects, type Point } from "../events.js";
-import { compilePattern } from "../regex.js";
+import { legalEffects, type Point } from "../../core/events.js";
+import { compilePattern } from "../../core/regex.js";
 import { type FieldReader, fieldReader, fieldsAt, isToolPoint } from "./fields.js";
 import type { EventTarget, FormatSpec } from "./formats.js";
 import { readFrontMatter } from "./front-matter.js";

@@ -1,5 +1,5 @@
-import { legalEffects, type Point } from "../events.js";
-import type { Decision } from "../hook.js";
+import { legalEffects, type Point } from "../../core/events.js";
+import type { Decision } from "../../core/hook.js";
 import type { CompiledRule } from "./compile.js";
 
 /** Rule messages reach the model; coding agents cap hook output for it at this length. */

@@ -1,5 +1,5 @@
-import type { AnyCtx, Point } from "../events.js";
-import { matchBudgetMs, type RegexTest, runBounded } from "../regex.js";
+import type { AnyCtx, Point } from "../../core/events.js";
+import { matchBudgetMs, type RegexTest, runBounded } from "../../core/regex.js";
 import type { CompiledCondition, CompiledRule } from "./compile.js";
 import { isToolPoint } from "./fields.js";
 

@@ -1,4 +1,4 @@
-import { type AnyCtx, matchableFields, type Point } from "../events.js";
+import { type AnyCtx, matchableFields, type Point } from "../../core/events.js";
 
 /** A condition's view of the ctx: the text it tests, or undefined when the event does not carry it. */
 export type FieldReader = (ctx: AnyCtx) => string | undefined;

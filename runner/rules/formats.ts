@@ -1,4 +1,4 @@
-import { type Point, points } from "../events.js";
+import { type Point, points } from "../../core/events.js";
 
 export const ruleFormats = ["hookyard", "hookify"] as const;
 export type RuleFormat = (typeof ruleFormats)[number];

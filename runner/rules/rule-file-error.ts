@@ -1,4 +1,4 @@
-import type { RunnerErrorCode } from "../errors.js";
+import type { RunnerErrorCode } from "../../core/errors.js";
 
 /** What is wrong with one rule file, naming the field: that file is skipped, the other rules still apply. */
 export class RuleFileError extends Error {

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { errorText, type LoadProblem } from "../errors.js";
+import { errorText, type LoadProblem } from "../../core/errors.js";
 import { type CompiledRule, compileRuleFile } from "./compile.js";
 import { type FormatSpec, formats, type RuleFormat } from "./formats.js";
 import { readFrontMatter } from "./front-matter.js";

@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { LoadProblem } from "../../core/errors.js";
 import type { RulesRuleConfig } from "../engines/rules.js";
-import type { LoadProblem } from "../errors.js";
 import { formats } from "./formats.js";
 import { RuleFiles } from "./rule-files.js";
 

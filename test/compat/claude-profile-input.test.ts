@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ctxSchema } from "../../runner/events.js";
+import { ctxSchema } from "../../core/events.js";
 import {
   agentToolName,
   ClaudeInputError,

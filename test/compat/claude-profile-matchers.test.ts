@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HookDefinition, Matcher } from "../../runner/hook.js";
+import type { HookDefinition, Matcher } from "../../core/hook.js";
 import { compileMatcher } from "../../runner/matcher.js";
 import { handleClaudeEvent, memoryContinueGuard } from "../../runner/profiles/claude/index.js";
 import { toolBefore } from "../helpers/ctx.js";

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { HookDefinition } from "../../runner/hook.js";
+import type { HookDefinition } from "../../core/hook.js";
 import {
   type ClaudeAnswer,
   fileContinueGuard,

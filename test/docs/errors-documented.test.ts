@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { cliErrorCodes } from "../../cli/errors.js";
-import { runnerErrorCodes } from "../../runner/errors.js";
+import { runnerErrorCodes } from "../../core/errors.js";
 
 const errorsDoc = fileURLToPath(new URL("../../docs/errors.md", import.meta.url));
 const codes: string[] = [...runnerErrorCodes, ...cliErrorCodes];

@@ -1,4 +1,4 @@
-import type { CtxOf } from "../../runner/events.js";
+import type { CtxOf } from "../../core/events.js";
 
 /** A valid tool_before ctx: a bash call with nested args to mutate. */
 export function toolBefore(overrides: Partial<CtxOf<"tool_before">> = {}): CtxOf<"tool_before"> {

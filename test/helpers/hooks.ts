@@ -1,8 +1,8 @@
 import { join } from "node:path";
+import { ctxSchema, type Point } from "../../core/events.js";
+import type { HookDefinition } from "../../core/hook.js";
 import { compileRule } from "../../runner/compile-rule.js";
 import { Dispatcher } from "../../runner/dispatch.js";
-import { ctxSchema, type Point } from "../../runner/events.js";
-import type { HookDefinition } from "../../runner/hook.js";
 import type { Hooks } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import { StateStore } from "../../runner/state.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CtxOf, Point } from "../../runner/events.js";
+import type { CtxOf, Point } from "../../core/events.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 

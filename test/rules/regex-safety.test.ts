@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, maxInputLength, maxPatternLength, testBounded } from "../../runner/regex.js";
+import { compilePattern, maxInputLength, maxPatternLength, testBounded } from "../../core/regex.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AnyCtx, Point } from "../../runner/events.js";
-import type { Decision } from "../../runner/hook.js";
+import type { AnyCtx, Point } from "../../core/events.js";
+import type { Decision } from "../../core/hook.js";
 import type { BatchAnswer, Rule, RuleBatch } from "../../runner/rule.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { harness, ruleOf } from "./helpers.js";

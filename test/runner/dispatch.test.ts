@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HookApi } from "../../runner/hook.js";
+import type { HookApi } from "../../core/hook.js";
 import { agentAfter, toolAfter, toolBefore, turnAfter, turnBefore } from "../helpers/ctx.js";
 import { deferred, harness, ruleOf, sleep } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { RunnerError } from "../../core/errors.js";
+import type { Matcher } from "../../core/hook.js";
 import { Dispatcher } from "../../runner/dispatch.js";
-import { RunnerError } from "../../runner/errors.js";
-import type { Matcher } from "../../runner/hook.js";
 import { compileMatcher } from "../../runner/matcher.js";
 import { agentAfter, toolAfter, toolBefore } from "../helpers/ctx.js";
 import { recordingLogger } from "../helpers/logger.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { describeIssues, fetchFailureText, RunnerError } from "../../errors.js";
-import type { Message } from "../../events.js";
+import { describeIssues, fetchFailureText, RunnerError } from "../../../core/errors.js";
+import type { Message } from "../../../core/events.js";
 import type { Model, ModelRequest, ModelResult } from "../model.js";
 
 export interface OpenAIModelOptions {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { describeIssues, RunnerError } from "../../errors.js";
+import { describeIssues, RunnerError } from "../../../core/errors.js";
 import type { Model, ModelRequest, ModelResult } from "../model.js";
 
 export const scriptSchema = z.strictObject({

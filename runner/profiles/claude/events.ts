@@ -1,4 +1,4 @@
-import type { Point } from "../../events.js";
+import type { Point } from "../../../core/events.js";
 
 /**
  * That agent's events and the point each fires, one row each. An event not listed here (a

@@ -1,4 +1,4 @@
-import { errorText } from "../../errors.js";
+import { errorText } from "../../../core/errors.js";
 import type { Hooks } from "../../load-hooks.js";
 import type { ChainOutcome } from "../../outcome.js";
 import {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { describeIssues, RunnerError } from "../../errors.js";
-import type { AnyCtx, Point } from "../../events.js";
-import { jsonDataIssue } from "../../json-data.js";
+import { describeIssues, RunnerError } from "../../../core/errors.js";
+import type { AnyCtx, Point } from "../../../core/events.js";
+import { jsonDataIssue } from "../../../core/json-data.js";
 import { type ClaudeEvent, claudeEventPoint } from "./events.js";
 import { argsFromAgent, claudeToolName } from "./tools.js";
 

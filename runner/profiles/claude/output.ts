@@ -1,4 +1,4 @@
-import type { Point } from "../../events.js";
+import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../outcome.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
 import { capText, hookNames, injectText, outputCap } from "./text.js";

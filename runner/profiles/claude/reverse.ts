@@ -1,4 +1,4 @@
-import type { AnyCtx, Point } from "../../events.js";
+import type { AnyCtx, Point } from "../../../core/events.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
 import type { ClaudeAgentInfo } from "./input.js";
 import { agentToolName, argsToAgent } from "./tools.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChainVerdict } from "../../../runner/hook.js";
+import type { ChainVerdict } from "../../../core/hook.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { harness } from "../helpers.js";
 

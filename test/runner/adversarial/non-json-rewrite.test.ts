@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Point } from "../../../runner/events.js";
-import type { HookDefinition } from "../../../runner/hook.js";
+import type { Point } from "../../../core/events.js";
+import type { HookDefinition } from "../../../core/hook.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { harness } from "../helpers.js";
 

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { defineHook } from "../../../core/hook.js";
 import { runAgent } from "../../../runner/agent/loop.js";
 import { OpenAIModel } from "../../../runner/agent/models/openai.js";
-import { defineHook } from "../../../runner/hook.js";
 import { hooksOf } from "../../helpers/hooks.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { points, rewritableFields } from "../../../core/events.js";
 import { packageManifestSchema } from "../../../package/manifest.js";
-import { points, rewritableFields } from "../../../runner/events.js";
 import {
   describeGrant,
   formatGrant,
@@ -63,7 +63,7 @@ describe("rewrite and redact grants name the field they may change", () => {
     }
   });
 
-  it("match the rewritable fields of runner/events.ts, point by point", () => {
+  it("match the rewritable fields of core/events.ts, point by point", () => {
     const fromEvents = Object.fromEntries(
       points.filter((p) => rewritableFields(p).length > 0).map((p) => [p, [...rewritableFields(p)]]),
     );
