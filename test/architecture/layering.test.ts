@@ -1,0 +1,139 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join, normalize, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+
+/**
+ * ARCHITECTURE.md is the one statement of which part may import which: this reads its tables, so
+ * the page and the code cannot drift apart, and checks every relative import of every part's code.
+ */
+interface Rules {
+  /** Part name (`runner`, or `index.ts` for a root file) → the parts it may import. */
+  allowed: Map<string, Set<string>>;
+  /** `from-file -> to-file` pairs allowed although they point the wrong way. */
+  exceptions: Set<string>;
+}
+
+function backticked(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((m) => (m[1] ?? "").replace(/\/$/, ""));
+}
+
+function tableRows(markdown: string, heading: RegExp): string[][] {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => heading.test(line));
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith("|")) {
+      if (rows.length > 0) break;
+      continue;
+    }
+    if (/^\|\s*-/.test(line)) continue;
+    rows.push(line.split("|").slice(1, -1));
+  }
+  return rows.slice(1); // the header row
+}
+
+function rulesOf(markdown: string): Rules {
+  const allowed = new Map<string, Set<string>>();
+  const parts = tableRows(markdown, /^## Parts$/);
+  const names = parts.map((cells) => backticked(cells[0] ?? "")[0] ?? "");
+  for (const cells of parts) {
+    const part = backticked(cells[0] ?? "")[0] ?? "";
+    const cell = cells[2] ?? "";
+    const may = /every part but/.test(cell)
+      ? names.filter((name) => !backticked(cell).includes(name))
+      : /every part/.test(cell)
+        ? names
+        : backticked(cell);
+    allowed.set(part, new Set(may));
+  }
+  const exceptions = new Set<string>();
+  for (const cells of tableRows(markdown, /^Imports that still point the wrong way/)) {
+    for (const from of backticked(cells[0] ?? "")) {
+      for (const to of backticked(cells[1] ?? "")) exceptions.add(`${from} -> ${to}`);
+    }
+  }
+  return { allowed, exceptions };
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== "examples" && entry.name !== "node_modules") out.push(...(await sourceFiles(path)));
+    } else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+const importPattern = /(?:\bfrom|\bimport\(|^import)\s*["'](\.{1,2}\/[^"']+)["']/gm;
+
+/** Every import from one part into another that the rules do not allow, as `from -> to`. */
+async function violations(root: string, rules: Rules): Promise<string[]> {
+  const found: string[] = [];
+  for (const [part, may] of rules.allowed) {
+    const files = part.endsWith(".ts") ? [join(root, part)] : await sourceFiles(join(root, part));
+    for (const file of files) {
+      const text = await readFile(file, "utf8");
+      for (const match of text.matchAll(importPattern)) {
+        const target = relative(root, normalize(join(dirname(file), match[1] ?? "")));
+        const targetPart = target.split("/")[0] ?? "";
+        if (targetPart === part || !rules.allowed.has(targetPart) || may.has(targetPart)) continue;
+        const pair = `${relative(root, file)} -> ${target.replace(/\.js$/, ".ts")}`;
+        if (!rules.exceptions.has(pair)) found.push(pair);
+      }
+    }
+  }
+  return found;
+}
+
+describe("the layering in ARCHITECTURE.md", () => {
+  it("every part imports only the parts ARCHITECTURE.md allows it", async () => {
+    const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
+    expect([...rules.allowed.keys()]).toEqual(
+      expect.arrayContaining(["sandbox", "core", "package", "workspace", "runner", "registry", "cli"]),
+    );
+    expect(rules.allowed.get("sandbox")).toEqual(new Set());
+    expect(await violations(repoRoot, rules)).toEqual([]);
+  });
+
+  it("each allowed wrong-way import is still there (a removed one comes off the list)", async () => {
+    const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
+    for (const pair of rules.exceptions) {
+      const [from, to] = pair.split(" -> ") as [string, string];
+      const text = await readFile(join(repoRoot, from), "utf8");
+      const imported = [...text.matchAll(importPattern)].map((m) =>
+        relative(repoRoot, normalize(join(dirname(join(repoRoot, from)), m[1] ?? ""))).replace(
+          /\.js$/,
+          ".ts",
+        ),
+      );
+      expect(imported, pair).toContain(to);
+    }
+  });
+
+  it("a deliberate wrong import is caught: the sandbox importing the runner", async () => {
+    const root = await tempDir();
+    const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
+    await mkdir(join(root, "sandbox", "runtime"), { recursive: true });
+    await mkdir(join(root, "runner"), { recursive: true });
+    for (const part of rules.allowed.keys()) {
+      if (!part.endsWith(".ts")) await mkdir(join(root, part), { recursive: true });
+      else await writeFile(join(root, part), "export {};\n");
+    }
+    await writeFile(join(root, "runner", "dispatch.ts"), "export const x = 1;\n");
+    await writeFile(
+      join(root, "sandbox", "runtime", "hook-slot.ts"),
+      'import { x } from "../../runner/dispatch.js";\nexport const y = x;\n',
+    );
+    await writeFile(join(root, "core", "events.ts"), 'export const z = await import("../cli/main.js");\n');
+    expect(await violations(root, rules)).toEqual([
+      "sandbox/runtime/hook-slot.ts -> runner/dispatch.ts",
+      "core/events.ts -> cli/main.ts",
+    ]);
+  });
+});
