@@ -4,7 +4,7 @@ import { exitCodes } from "../errors.js";
 import { lockEntryRegistry } from "../lock-registry.js";
 import type { PackageAudit } from "../package-audit.js";
 import { atLeast, type Severity, severities } from "../severity.js";
-import { safeTable } from "../terminal-text.js";
+import { safeTable } from "../ui/terminal-text.js";
 
 export default {
   name: "audit",

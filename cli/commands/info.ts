@@ -3,7 +3,7 @@ import { CliError, exitCodes } from "../errors.js";
 import type { PackageInfo } from "../package-info.js";
 import type { Advisory } from "../registry-client.js";
 import { registryOption } from "../registry-options.js";
-import { safeTable, terminalLine } from "../terminal-text.js";
+import { safeTable, terminalLine } from "../ui/terminal-text.js";
 
 /** Versions listed in the text output; --json lists every one. */
 const listedVersions = 20;
@@ -38,7 +38,7 @@ export default {
 } satisfies Command;
 
 async function infoText(info: PackageInfo): Promise<string> {
-  const { capabilityLines } = await import("../capability-lines.js");
+  const { capabilityLines } = await import("../ui/capability-lines.js");
   // Names and versions were checked by the registry at publish, but this reads any registry.
   const out: string[] = [terminalLine(`${info.name}@${info.version}`)];
   if (info.description) out.push(terminalLine(info.description));

@@ -3,7 +3,7 @@ import type { ListedHook } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import { brokenReason, leftOutWhy } from "../../runner/not-in-force.js";
 import type { CliContext, Command } from "../command.js";
-import { table } from "../table.js";
+import { table } from "../ui/table.js";
 
 export default {
   name: "list",

@@ -14,7 +14,7 @@ export default {
   ].join("\n"),
   async run(context, _args, options) {
     const { registryAccess } = await import("../registry-access.js");
-    const { readToken } = await import("../read-token.js");
+    const { readToken } = await import("../ui/read-token.js");
     const { RegistryClient } = await import("../registry-client.js");
     const { saveToken } = await import("../save-token.js");
     // Also refuses, before a token is asked for, a user config that others may read.

@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import type { Command } from "../command.js";
 import { defaultEntries } from "../default-entries.js";
 import { CliError, exitCodes } from "../errors.js";
-import { table } from "../table.js";
+import { table } from "../ui/table.js";
 
 export default {
   name: "pack",

@@ -3,8 +3,8 @@ import type { TokenScope } from "../../registry/db/schema.js";
 import type { IssuedToken } from "../../registry/tokens.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes, registryFailure } from "../errors.js";
-import { table } from "../table.js";
 import { tokenScopeChoices } from "../token-scopes.js";
+import { table } from "../ui/table.js";
 
 export default {
   name: "create",

@@ -7,7 +7,7 @@ import type { CliContext, Command } from "../command.js";
 import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";
 import { packageRoot } from "../package-root.js";
-import { transcriptWriter } from "../transcript.js";
+import { transcriptWriter } from "../ui/transcript.js";
 
 export default {
   name: "run",

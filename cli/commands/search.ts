@@ -2,7 +2,7 @@ import type { CliContext, Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import type { SearchAnswer } from "../registry-client.js";
 import { registryOption } from "../registry-options.js";
-import { safeTable, terminalLine } from "../terminal-text.js";
+import { safeTable, terminalLine } from "../ui/terminal-text.js";
 
 /** The registry's own bounds for a page (GET /v1/search). */
 const limits = { limit: { min: 1, max: 100 }, offset: { min: 0, max: 10_000 } } as const;

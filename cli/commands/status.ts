@@ -3,7 +3,7 @@ import type { Hooks, ListedHook } from "../../runner/load-hooks.js";
 import { leftOutWhy } from "../../runner/not-in-force.js";
 import type { Command } from "../command.js";
 import type { DaemonStatus } from "../daemon/status.js";
-import { table } from "../table.js";
+import { table } from "../ui/table.js";
 
 /** One hook as status shows it: in force, or not and why. */
 export interface HookState {

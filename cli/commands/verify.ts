@@ -3,7 +3,7 @@ import type { LockEntry } from "../../workspace/lockfile.js";
 import type { StoreProblem } from "../../workspace/store-check.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { table } from "../table.js";
+import { table } from "../ui/table.js";
 
 interface VerifiedPackage {
   name: string;

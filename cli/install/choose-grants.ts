@@ -8,7 +8,7 @@ import {
 } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { terminalLine } from "../terminal-text.js";
+import { terminalLine } from "../ui/terminal-text.js";
 
 export interface GrantChoice {
   /** Canonical grant strings, in the order of the request. */

@@ -12,9 +12,9 @@ import { storeProblems } from "../../workspace/store-check.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import type { RegistryClient } from "../registry-client.js";
+import { downloadProgress } from "../ui/progress.js";
 import type { PinnedKey } from "../workspace/workspace-config.js";
 import { fileHashes } from "./file-hashes.js";
-import { downloadProgress } from "./progress.js";
 import { checkSignature, type SignedVersion } from "./registry-key.js";
 
 export interface FetchedPackage {

@@ -2,7 +2,7 @@ import semver from "semver";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import type { CliContext } from "../command.js";
 import { registryAccess } from "../registry-access.js";
-import { terminalLine } from "../terminal-text.js";
+import { terminalLine } from "../ui/terminal-text.js";
 import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
 import { installVersion } from "./install-version.js";
 import { type PackageSpec, resolveVersion } from "./package-spec.js";

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../runner/agent/loop.js";
+import type { AgentEvent } from "../../runner/agent/loop.js";
 
 const codes = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
 type Style = keyof typeof codes;

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import type { CliContext } from "./command.js";
-import { CliError, exitCodes } from "./errors.js";
+import type { CliContext } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
 
 /** Far longer than any token: a longer first line is something else piped in by mistake. */
 const maxLineLength = 4096;

@@ -18,7 +18,7 @@ export function terminalLine(text: string, max = Number.POSITIVE_INFINITY): stri
   return `${line.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
 }
 
-/** A table (cli/table.ts) whose cells hold registry text: each cell made one safe line first. */
+/** A table (ui/table.ts) whose cells hold registry text: each cell made one safe line first. */
 export function safeTable(rows: readonly string[][], indent = ""): string {
   return table(
     rows.map((row) => row.map((cell) => terminalLine(cell))),

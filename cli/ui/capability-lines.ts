@@ -1,4 +1,4 @@
-import { describeCapabilities } from "../package/capability-wording.js";
+import { describeCapabilities } from "../../package/capability-wording.js";
 import { safeTable } from "./terminal-text.js";
 
 // The words are the registry's package pages' (built on describeGrant and highestRisk), so a
@@ -7,7 +7,7 @@ export {
   type CapabilityLine,
   type CapabilitySummary,
   describeCapabilities,
-} from "../package/capability-wording.js";
+} from "../../package/capability-wording.js";
 
 /**
  * Requested capabilities (grant strings) as a terminal shows them: one line each, riskiest first
