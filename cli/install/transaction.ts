@@ -21,7 +21,7 @@ import {
   type WorkspaceConfigFile,
   writeWorkspaceConfigFile,
 } from "../workspace/workspace-config.js";
-import { holdWorkspace } from "./workspace-mutex.js";
+import { holdWorkspace, type WorkspaceHold } from "./workspace-mutex.js";
 
 /**
  * TEST ONLY. With HOOKYARD_TEST_PAUSE_BEFORE_LOCK=<dir> set, an install stops after its store
@@ -34,7 +34,7 @@ export const pauseVariable = "HOOKYARD_TEST_PAUSE_BEFORE_LOCK";
  * One change to a workspace's community hooks: hookyard.json and hookyard.lock as read at the
  * start, changed in memory, and written (each atomically, the lock first) only by `commit`. Store
  * folders made on the way are removed if it fails or is interrupted, so the workspace is left as
- * it was. Ctrl-C (SIGINT) and SIGTERM abort `signal`.
+ * it was. Ctrl-C (SIGINT) and SIGTERM abort `signal`, and so does the workspace lock taken over by another process.
  */
 export class InstallTransaction {
   readonly signal: AbortSignal;
@@ -54,9 +54,10 @@ export class InstallTransaction {
     readonly config: WorkspaceConfigFile,
     readonly lock: Lockfile,
     private readonly context: CliContext,
-    private readonly release: () => Promise<void>,
+    private readonly hold: WorkspaceHold,
   ) {
-    this.signal = this.controller.signal;
+    // Ctrl-C, or the workspace lock taken over by another process (its reason says so).
+    this.signal = AbortSignal.any([this.controller.signal, hold.lost]);
     this.lockText = formatLockfile(lock);
     process.on("SIGINT", this.onSignal);
     process.on("SIGTERM", this.onSignal);
@@ -64,11 +65,11 @@ export class InstallTransaction {
 
   static async open(context: CliContext): Promise<InstallTransaction> {
     const root = await findWorkspaceRoot(context.cwd);
-    const release = await holdWorkspace(root);
+    const hold = await holdWorkspace(root);
     try {
-      return await InstallTransaction.read(context, root, release);
+      return await InstallTransaction.read(context, root, hold);
     } catch (error) {
-      await release();
+      await hold.release();
       throw error;
     }
   }
@@ -76,7 +77,7 @@ export class InstallTransaction {
   private static async read(
     context: CliContext,
     root: string,
-    release: () => Promise<void>,
+    hold: WorkspaceHold,
   ): Promise<InstallTransaction> {
     const config = await readWorkspaceConfigFile(root);
     let lock: Lockfile | undefined;
@@ -96,7 +97,7 @@ export class InstallTransaction {
       throw error;
     }
     const storeExisted = existsSync(storeRoot(root));
-    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), context, release);
+    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), context, hold);
   }
 
   get lockFile(): string {
@@ -145,6 +146,7 @@ export class InstallTransaction {
     } catch (error) {
       if (!this.lockWritten) await this.undo();
       if (this.signal.aborted) {
+        if (this.signal.reason instanceof CliError) throw this.signal.reason;
         throw new CliError(
           "CLI_ERR_INTERRUPTED",
           "interrupted: nothing was changed (hookyard.json, hookyard.lock and the store are as they were)",
@@ -155,7 +157,7 @@ export class InstallTransaction {
     } finally {
       process.off("SIGINT", this.onSignal);
       process.off("SIGTERM", this.onSignal);
-      await this.release();
+      await this.hold.release();
     }
   }
 
