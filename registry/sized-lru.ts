@@ -1,52 +1,46 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * A least-recently-used map that keeps the summed size of its values within a budget, dropping
- * the least recently used first. A value bigger than an eighth of the budget is not kept: one
- * large entry would otherwise push out many small ones.
+ * the least recently used first. A value bigger than an eighth of the budget is not kept (and
+ * setting one drops what its key held): one large entry would otherwise push out many small
+ * ones. lru-cache does the keeping (`maxSize`, `maxEntrySize`, `sizeCalculation`); this only
+ * states those rules once for the registry's caches, and keeps nothing when the budget is too
+ * small for any value (lru-cache takes no budget of 0). A value is counted as at least one byte.
  */
-export class SizedLru<K, V> {
-  // A Map iterates in insertion order: re-inserting on use keeps the least recent first.
-  private readonly entries = new Map<K, { value: V; size: number }>();
-  private used = 0;
+export class SizedLru<K extends {}, V extends {}> {
+  private readonly cache: LRUCache<K, V> | undefined;
 
-  constructor(
-    private readonly budget: number,
-    private readonly sizeOf: (value: V) => number,
-  ) {}
+  constructor(budget: number, sizeOf: (value: V) => number) {
+    const largest = Math.floor(budget / 8);
+    this.cache =
+      largest < 1
+        ? undefined
+        : new LRUCache<K, V>({
+            maxSize: Math.floor(budget),
+            maxEntrySize: largest,
+            sizeCalculation: (value) => Math.max(1, Math.ceil(sizeOf(value))),
+          });
+  }
 
   get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    return this.cache?.get(key);
   }
 
   set(key: K, value: V): void {
-    this.delete(key);
-    const size = this.sizeOf(value);
-    if (size > this.budget / 8) return;
-    this.entries.set(key, { value, size });
-    this.used += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.used <= this.budget) break;
-      this.entries.delete(oldest);
-      this.used -= entry.size;
-    }
+    this.cache?.set(key, value);
   }
 
   delete(key: K): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.used -= entry.size;
+    this.cache?.delete(key);
   }
 
   /** Summed size of the values kept. */
   get bytes(): number {
-    return this.used;
+    return this.cache?.calculatedSize ?? 0;
   }
 
   get count(): number {
-    return this.entries.size;
+    return this.cache?.size ?? 0;
   }
 }
