@@ -1,3 +1,5 @@
+import type { InstallTransactionOptions } from "./install/transaction.js";
+
 /** What every command gets: where it runs and where it writes. */
 export interface CliContext {
   cwd: string;
@@ -8,6 +10,8 @@ export interface CliContext {
   /** Colours only on a TTY, and never with NO_COLOR set. */
   color: boolean;
   debug: boolean;
+  /** Test seams for the install transaction, from `main`'s caller (a test's own process); the bin passes none. */
+  installTransaction?: InstallTransactionOptions;
 }
 
 export interface CommandOption {

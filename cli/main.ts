@@ -13,6 +13,8 @@ export interface Io {
   stdin: CliContext["stdin"];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Test seams for the install transaction (`CliContext.installTransaction`); `runCli` passes none. */
+  installTransaction?: CliContext["installTransaction"];
 }
 
 /** Runs one command line and returns the exit code; never throws, never exits the process. */
@@ -109,6 +111,7 @@ function makeContext(io: Io, options: Record<string, unknown>): CliContext {
     env: io.env,
     color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
     debug: Boolean(options.debug),
+    installTransaction: io.installTransaction,
   };
 }
 

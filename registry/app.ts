@@ -72,6 +72,7 @@ export interface RegistryOptions {
   trustProxy?: boolean | string;
   /** The clock (publish times, token expiry); tests move it. */
   now?: () => Date;
+  /** Test seams (`beforeCommit`): only a test's own code passes them; `hookyard registry serve` passes none. */
   hooks?: RegistryHooks;
 }
 

@@ -40,13 +40,11 @@ export default {
     const dataDir = resolve(context.cwd, String(options.data));
     const { buildRegistry } = await import("../../registry/app.js");
     const { RegistryError } = await import("../../registry/errors.js");
-    const { pauseHooksFromEnv } = await import("../../registry/test-pause.js");
     let app: Registry;
     try {
       app = await buildRegistry({
         dataDir,
         logger: { level: String(options.logLevel), stream: context.stdout },
-        hooks: pauseHooksFromEnv(context.env),
         trustProxy: typeof options.trustProxy === "string" ? options.trustProxy : false,
       });
     } catch (error) {

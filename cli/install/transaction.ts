@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
-import { rm, rmdir, writeFile } from "node:fs/promises";
+import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { RunnerError } from "../../core/errors.js";
 import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import {
@@ -23,12 +22,16 @@ import {
 } from "../workspace/workspace-config.js";
 import { holdWorkspace, type WorkspaceHold } from "./workspace-mutex.js";
 
-/**
- * TEST ONLY. With HOOKYARD_TEST_PAUSE_BEFORE_LOCK=<dir> set, an install stops after its store
- * folders are complete and before hookyard.lock is written: it writes `<dir>/reached` and waits
- * (up to a minute) for `<dir>/release`, so a test can interrupt it there.
- */
-export const pauseVariable = "HOOKYARD_TEST_PAUSE_BEFORE_LOCK";
+/** What `InstallTransaction.open` takes besides the context; a command gets it from `CliContext.installTransaction`. */
+export interface InstallTransactionOptions {
+  /**
+   * Test seam: runs once the change's store folders are complete and before hookyard.lock is
+   * written, with the transaction's signal (a pause there should end when it aborts: Ctrl-C).
+   * Throwing fails the change, which is undone. Only a test's own process passes it (to `main`
+   * or to `open`); the bin passes none, and nothing in the environment sets it.
+   */
+  beforeCommit?(change: { signal: AbortSignal }): void | Promise<void>;
+}
 
 /**
  * One change to a workspace's community hooks: hookyard.json and hookyard.lock as read at the
@@ -53,8 +56,8 @@ export class InstallTransaction {
     private readonly storeExisted: boolean,
     readonly config: WorkspaceConfigFile,
     readonly lock: Lockfile,
-    private readonly context: CliContext,
     private readonly hold: WorkspaceHold,
+    private readonly options: InstallTransactionOptions,
   ) {
     // Ctrl-C, or the workspace lock taken over by another process (its reason says so).
     this.signal = AbortSignal.any([this.controller.signal, hold.lost]);
@@ -63,11 +66,14 @@ export class InstallTransaction {
     process.on("SIGTERM", this.onSignal);
   }
 
-  static async open(context: CliContext): Promise<InstallTransaction> {
+  static async open(
+    context: CliContext,
+    options: InstallTransactionOptions = context.installTransaction ?? {},
+  ): Promise<InstallTransaction> {
     const root = await findWorkspaceRoot(context.cwd);
     const hold = await holdWorkspace(root);
     try {
-      return await InstallTransaction.read(context, root, hold);
+      return await InstallTransaction.read(root, hold, options);
     } catch (error) {
       await hold.release();
       throw error;
@@ -75,9 +81,9 @@ export class InstallTransaction {
   }
 
   private static async read(
-    context: CliContext,
     root: string,
     hold: WorkspaceHold,
+    options: InstallTransactionOptions,
   ): Promise<InstallTransaction> {
     const config = await readWorkspaceConfigFile(root);
     let lock: Lockfile | undefined;
@@ -97,7 +103,7 @@ export class InstallTransaction {
       throw error;
     }
     const storeExisted = existsSync(storeRoot(root));
-    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), context, hold);
+    return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), hold, options);
   }
 
   get lockFile(): string {
@@ -179,22 +185,11 @@ export class InstallTransaction {
   }
 
   private async commit(): Promise<void> {
-    await this.pauseForTests();
+    await this.options.beforeCommit?.({ signal: this.signal });
     this.signal.throwIfAborted();
     const text = formatLockfile(this.lock);
     if (text !== this.lockText) await writeFileAtomic(this.lockFile, text);
     this.lockWritten = true;
     await writeWorkspaceConfigFile(this.config);
-  }
-
-  private async pauseForTests(): Promise<void> {
-    const dir = this.context.env[pauseVariable];
-    if (!dir) return;
-    await writeFile(join(dir, "reached"), "");
-    for (let waited = 0; !existsSync(join(dir, "release")); waited += 20) {
-      if (waited > 60_000) throw new Error(`${pauseVariable}: nobody released the install within a minute`);
-      this.signal.throwIfAborted();
-      await sleep(20);
-    }
   }
 }

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { integrityHex } from "../../package/integrity.js";
 import { snapshot } from "../cli/install/fixtures.js";
-import { hookyard, repoRoot } from "../helpers/cli.js";
+import { hookyard } from "../helpers/cli.js";
+import { spawnPausedCli } from "../helpers/paused-install.js";
 import { tempDir, writeFiles } from "../helpers/temp.js";
 import { startRegistry, type TestRegistry } from "../registry/helpers.js";
 
@@ -272,15 +270,14 @@ describe("the package lifecycle, end to end", () => {
     // Ctrl-C during an install: no half-written lockfile, no store entry.
     await run(ws, "uninstall", "tool-tagger");
     before = await workspaceFiles(ws);
-    const pause = await tempDir();
-    const child = spawnHookyard(["install", "tool-tagger", "--trust", "--registry", registry.url], ws, {
-      ...env,
-      HOOKYARD_TEST_PAUSE_BEFORE_LOCK: pause,
+    const paused = spawnPausedCli(["install", "tool-tagger", "--trust", "--registry", registry.url], {
+      cwd: ws,
+      env,
     });
-    await waitFor(() => existsSync(join(pause, "reached")), 30_000);
+    await paused.reached;
     // The store entry is complete at this point, and the lock not yet written.
-    child.kill("SIGINT");
-    const interrupted = await exited(child);
+    paused.child.kill("SIGINT");
+    const interrupted = await paused.exited;
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toContain("CLI_ERR_INTERRUPTED");
     expect(await workspaceFiles(ws)).toEqual(before);
@@ -321,36 +318,4 @@ async function registryBlob(registry: TestRegistry, integrity: string): Promise<
   );
   if (!found) throw new Error(`no blob for ${integrity}`);
   return join(blobs, found);
-}
-
-function spawnHookyard(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): ChildProcess & { output: () => string } {
-  const child = spawn(
-    process.execPath,
-    ["--no-node-snapshot", join(repoRoot, "bin", "hookyard.js"), ...args],
-    {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return Object.assign(child, { output: () => stderr });
-}
-
-function exited(
-  child: ChildProcess & { output: () => string },
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((done) => child.on("close", (code) => done({ code, stderr: child.output() })));
-}
-
-async function waitFor(condition: () => boolean, ms: number): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > ms) throw new Error(`not reached within ${ms} ms`);
-    await sleep(20);
-  }
 }

@@ -1,12 +1,9 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { pauseVariable } from "../../registry/test-pause.js";
 import { tempDir } from "../helpers/temp.js";
 import { call, filesUnder, hookPackage, publishPath } from "./helpers.js";
-import { startServerProcess } from "./server-process.js";
+import { builtModule, startScriptServer, startServerProcess } from "./server-process.js";
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   for (let waited = 0; !condition(); waited += 20) {
@@ -19,10 +16,22 @@ describe("a registry killed in the middle of a publish", () => {
   it("shows no version after a restart, and the start-up sweep removes the orphan blob", async () => {
     const root = await tempDir();
     const data = join(root, "data");
-    const pause = join(root, "pause");
-    await mkdir(pause);
-    const serve = ["registry", "serve", "--data", data, "--port", "0", "--log-level", "warn"];
-    const first = await startServerProcess(serve, { cwd: root, env: { [pauseVariable]: pause } });
+    // The first registry is built by this test's script with a beforeCommit hook that never
+    // returns: every publish stops after its blob is stored and before its row is committed.
+    const paused = `
+      import { buildRegistry } from ${JSON.stringify(builtModule("registry/app.js"))};
+      const hooks = {
+        beforeCommit(pending) {
+          process.stderr.write("paused before commit: " + JSON.stringify(pending) + "\\n");
+          return new Promise(() => {});
+        },
+      };
+      const app = await buildRegistry({ dataDir: ${JSON.stringify(data)}, hooks });
+      const address = await app.listen({ port: 0, host: "127.0.0.1" });
+      process.stderr.write("admin token (shown this once): " + app.registry.initialAdminToken + "\\n");
+      process.stderr.write("hookyard registry listening on " + address + "\\n");
+    `;
+    const first = await startScriptServer(paused, { cwd: root });
     const token = first.adminToken ?? "";
     expect(token).toMatch(/^hyk_/);
 
@@ -35,13 +44,15 @@ describe("a registry killed in the middle of a publish", () => {
       () => "answered",
       () => "connection lost",
     );
-    await waitFor(() => existsSync(join(pause, "reached")), 10_000);
+    await waitFor(() => first.stderr().includes("paused before commit:"), 10_000);
     // Paused between the two steps: the blob is on disk, the row is not committed.
     expect((await filesUnder(join(data, "blobs"))).length).toBe(1);
     first.child.kill("SIGKILL");
     expect(await first.exited).toBe("SIGKILL");
     expect(await publishing).toBe("connection lost");
 
+    // The restart is the real `hookyard registry serve` on the same data dir.
+    const serve = ["registry", "serve", "--data", data, "--port", "0", "--log-level", "warn"];
     const second = await startServerProcess(serve, { cwd: root });
     expect(second.adminToken).toBeUndefined();
     expect((await call(second.url, "/v1/packages/guard")).status).toBe(404);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach } from "vitest";
 import { repoRoot } from "../helpers/cli.js";
 
@@ -25,15 +26,36 @@ export function startServerProcess(
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--no-node-snapshot", join(repoRoot, "bin", "hookyard.js"), ...args],
-    {
-      cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
+  return startNodeProcess([join(repoRoot, "bin", "hookyard.js"), ...args], options);
+}
+
+/**
+ * A registry that a test's own script builds (an ES module run with `node -e`, importing from
+ * dist/), for what `hookyard registry serve` has no option for, such as `buildRegistry`'s test
+ * hooks. The script says where it listens (and the admin token) on stderr as serve does:
+ * `hookyard registry listening on <url>`, `admin token …: <token>`.
+ */
+export function startScriptServer(
+  script: string,
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<ServerProcess> {
+  return startNodeProcess(["--input-type=module", "-e", script], options);
+}
+
+/** The module of dist/ that `file` (a path under the repo, e.g. "registry/app.js") is, as a URL for an import in a script. */
+export function builtModule(file: string): string {
+  return pathToFileURL(join(repoRoot, "dist", file)).href;
+}
+
+function startNodeProcess(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--no-node-snapshot", ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   running.push(child);
   let stderr = "";
   const exited = new Promise<number | NodeJS.Signals | null>((done) =>
