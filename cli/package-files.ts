@@ -35,7 +35,9 @@ function packageJson(name: string, hookyardVersion: string): string {
     type: "module",
     scripts: {
       build: "hookyard pack",
-      test: "node --no-node-snapshot --test test/",
+      // A glob node --test expands itself, the same on every line: Node 22 and 24 take a bare
+      // folder (test/) for a file and fail, and their default patterns differ from Node 26's.
+      test: 'node --no-node-snapshot --test "test/**/*.test.{js,mjs,ts}"',
     },
     devDependencies: { hookyard: `^${hookyardVersion}` },
     hookyard: {

@@ -23,6 +23,17 @@ const maxCallBytes = 16 * 1024 * 1024;
 const asReference = { reference: true } as const;
 
 /**
+ * A heap this full when a call is stopped for time counts as out of memory: isolated-vm's own mark
+ * for "moderate" memory pressure (it stops the isolate itself at 100%). Read at the stop, a memory
+ * bomb in a 16 MB isolate held 83-91% of it; a spinning or garbage-churning hook 3-35%, a hook
+ * that keeps 12 MB of a 32 MB limit 36-38%.
+ */
+const nearHeapLimit = 0.8;
+
+/** The bound on reading a stopped isolate's heap (see heapAtStop). */
+const heapReadMs = 5;
+
+/**
  * One hook's isolate: its context, its compiled bundle and warm handles to the bootstrap's entry
  * points. Every failure of the isolate disposes it; the caller makes a fresh one for the next call.
  */
@@ -37,6 +48,7 @@ export class HookIsolate {
     private readonly limits: SandboxLimits,
     private readonly watchdog: IsolateWatchdog,
     private readonly catastrophe: { message?: string },
+    private readonly context: IsolatedVM.Context,
   ) {}
 
   /**
@@ -51,6 +63,7 @@ export class HookIsolate {
   ): HookIsolate | Failure {
     const { limits } = spec;
     const catastrophe: { message?: string } = {};
+    let context: IsolatedVM.Context | undefined;
     const isolate = new ivm.Isolate({
       memoryLimit: limits.memoryMb,
       onCatastrophicError: (message) => {
@@ -59,7 +72,7 @@ export class HookIsolate {
       },
     });
     try {
-      const context = isolate.createContextSync();
+      context = isolate.createContextSync();
       const settings = JSON.stringify({
         name: spec.name,
         maxResultBytes: limits.maxResultBytes,
@@ -93,7 +106,7 @@ export class HookIsolate {
       try {
         module.evaluateSync({ timeout: limits.cpuMs });
       } catch (error) {
-        const failure = classify(error, isolate, limits, catastrophe);
+        const failure = classify(error, isolate, limits, catastrophe, context);
         if (failure.code !== "SANDBOX_ERR_THREW") return disposed(failure);
         return compileFailure(`the bundle threw while loading: ${failure.message}`);
       }
@@ -109,9 +122,10 @@ export class HookIsolate {
         limits,
         watchdog,
         catastrophe,
+        context,
       );
     } catch (error) {
-      return disposed(classify(error, isolate, limits, catastrophe));
+      return disposed(classify(error, isolate, limits, catastrophe, context));
     }
 
     function disposed(failure: Failure): Failure {
@@ -180,7 +194,7 @@ export class HookIsolate {
 
   private failed(error: unknown): Failure {
     if (this.disposedFor) return this.disposedFor;
-    const failure = classify(error, this.isolate, this.limits, this.catastrophe);
+    const failure = classify(error, this.isolate, this.limits, this.catastrophe, this.context);
     if (failure.code === "SANDBOX_ERR_THREW") {
       return { code: failure.code, message: `an unhandled promise rejection: ${failure.message}` };
     }
@@ -199,16 +213,27 @@ export class HookIsolate {
  * What an error out of isolated-vm means. Handlers never throw past the bootstrap, so an error that
  * is not a timeout or the memory limit is a throw of the bundle's top level, an unhandled rejection
  * the hook left behind (isolated-vm reports it at the end of the task), or the isolate's own failure.
+ * `context` is the isolate's, when there is one: a stop for time is then weighed against the heap.
  */
 function classify(
   error: unknown,
   isolate: IsolatedVM.Isolate,
   limits: SandboxLimits,
   catastrophe: { message?: string },
+  context: IsolatedVM.Context | undefined,
 ): Failure {
   const message = messageOf(error);
   if (message === "Script execution timed out.") {
-    return { code: "SANDBOX_ERR_TIMEOUT", message: `used more than cpuMs (${limits.cpuMs} ms) of CPU` };
+    const timeout: Failure = {
+      code: "SANDBOX_ERR_TIMEOUT",
+      message: `used more than cpuMs (${limits.cpuMs} ms) of CPU`,
+    };
+    if (context === undefined || isolate.isDisposed) return timeout;
+    const heap = heapAtStop(isolate, context);
+    // In the same words as isolated-vm's own stop: which one caught a bomb is down to timing.
+    if (heap && heap.used >= nearHeapLimit * heap.limit) return outOfMemory(limits);
+    if (!isolate.isDisposed) return timeout;
+    // Disposed while its heap was read: isolated-vm's own memory check (or a catastrophe) got it.
   }
   if (catastrophe.message !== undefined) {
     return {
@@ -219,10 +244,55 @@ function classify(
   // isolated-vm disposes an isolate by itself only when it hits its memory limit (or on a
   // catastrophe, handled above); a wait in flight then just says "Promise was abandoned".
   if (message.includes("memory limit") || isolate.isDisposed) {
-    return { code: "SANDBOX_ERR_MEMORY", message: `ran past memoryMb (${limits.memoryMb} MB)` };
+    return outOfMemory(limits);
   }
   const name = error instanceof Error ? error.name : "";
   return { code: "SANDBOX_ERR_THREW", message: name && name !== "Error" ? `${name}: ${message}` : message };
+}
+
+function outOfMemory(limits: SandboxLimits): Failure {
+  return { code: "SANDBOX_ERR_MEMORY", message: `ran out of memoryMb (${limits.memoryMb} MB)` };
+}
+
+/**
+ * The heap of an isolate that isolated-vm has just stopped at its timeout, as it was at the stop.
+ * Near its limit V8 spends most of its time collecting garbage: a memory bomb took 145-310 ms of
+ * CPU to reach a 16 or 32 MB limit on Node 22, 24 and 26 (2 vCPU, idle), so at the default cpuMs
+ * (100) it is usually stopped for time first. Whether its heap was at the limit then decides.
+ *
+ * How it is read matters, all measured:
+ * - After the stop the bomb's data is garbage. Any task on the isolate may collect it first (its
+ *   epilogue acts on the memory pressure isolated-vm noted), and the async getHeapStatistics()
+ *   queues behind V8's own tasks: in the sandbox process it found the empty heap (0.6 MB) after
+ *   13 of 18 bombs.
+ * - getHeapStatisticsSync() from here runs the microtasks the hook left queued, with no timeout:
+ *   `Promise.resolve().then(() => { for (;;) {} }); for (;;) {}` hung this thread for good.
+ * - Called back from inside a timed call it reads the heap at once (isolated-vm's re-entrant path
+ *   has no epilogue); the hook's leftover microtasks then run under heapReadMs and are cut.
+ * The callback only reads; the closure is strict, so no stack trace hands it to hook code.
+ */
+function heapAtStop(
+  isolate: IsolatedVM.Isolate,
+  context: IsolatedVM.Context,
+): { used: number; limit: number } | undefined {
+  let heap: { used: number; limit: number } | undefined;
+  const read = new ivm.Callback(() => {
+    try {
+      const stats = isolate.getHeapStatisticsSync();
+      heap = { used: stats.used_heap_size + stats.externally_allocated_size, limit: stats.heap_size_limit };
+    } catch {
+      // Disposed under us: the caller sees isDisposed.
+    }
+  });
+  try {
+    context.evalClosureSync('"use strict"; $0();', [read], {
+      timeout: heapReadMs,
+      filename: "hookyard:heap",
+    });
+  } catch {
+    // The leftover microtasks ran out of heapReadMs, or the memory check stopped the isolate.
+  }
+  return heap;
 }
 
 /** Errors out of isolated-vm are host-side copies: reading them runs no hook code. */

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageVersion } from "../../cli/package-root.js";
 import { inspectTarball } from "../../package/tarball/inspect.js";
@@ -12,12 +12,21 @@ function hookyardIn(cwd: string, args: string[]) {
   return runCli(args, { cwd, env: { HOOKYARD_CONFIG: join(cwd, "no-config.json") } });
 }
 
-/** `npm test` in a scaffolded package, as its author runs it: a real node process, stopped after 60 s. */
-function scaffoldTest(dir: string): Promise<{ code: number | null; output: string }> {
+/**
+ * The scaffold's own `npm test` script, run as npm runs it (sh -c, this Node first on PATH), stopped
+ * after 60 s. The TAP reporter, so the summary reads the same on every line: Node 22 prints TAP
+ * when its output is not a terminal, 24 and 26 their spec reporter ("ℹ pass 2").
+ */
+async function scaffoldTest(dir: string): Promise<{ code: number | null; output: string }> {
+  const script = JSON.parse(await readFile(join(dir, "package.json"), "utf8")).scripts.test as string;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--no-node-snapshot", "--test", "test/"], {
+    const child = spawn("sh", ["-c", script], {
       cwd: dir,
-      env: { PATH: process.env.PATH, HOME: dir },
+      env: {
+        PATH: [dirname(process.execPath), join(dir, "node_modules", ".bin"), process.env.PATH].join(":"),
+        HOME: dir,
+        NODE_OPTIONS: "--test-reporter=tap",
+      },
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 60_000,
     });
@@ -48,7 +57,10 @@ describe("hookyard new", () => {
       version: "0.1.0",
       license: "MIT",
       type: "module",
-      scripts: { build: "hookyard pack", test: "node --no-node-snapshot --test test/" },
+      scripts: {
+        build: "hookyard pack",
+        test: 'node --no-node-snapshot --test "test/**/*.test.{js,mjs,ts}"',
+      },
       devDependencies: { hookyard: `^${packageVersion()}` },
       hookyard: {
         main: "dist/hook.js",
@@ -69,14 +81,15 @@ describe("hookyard new", () => {
     await mkdir(join(dir, "node_modules"));
     await symlink(repoRoot, join(dir, "node_modules", "hookyard"), "dir");
     const passing = await scaffoldTest(dir);
-    expect(passing.output).toMatch(/# pass 2\b/);
+    expect(passing.output).toMatch(/^# tests 2$/m);
+    expect(passing.output).toMatch(/^# pass 2$/m);
     expect(passing.code).toBe(0);
 
     // The test really runs the hook: a guard that never blocks fails it.
     const source = await readFile(join(dir, "src/hook.ts"), "utf8");
     await writeFile(join(dir, "src/hook.ts"), source.replace("return recursive && force", "return false &&"));
     const failing = await scaffoldTest(dir);
-    expect(failing.output).toMatch(/# fail 1\b/);
+    expect(failing.output).toMatch(/^# fail 1$/m);
     expect(failing.code).toBe(1);
   }, 120_000);
 

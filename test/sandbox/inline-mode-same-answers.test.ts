@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { HookAnswer } from "../../sandbox/index.js";
+import type { HookAnswer, SandboxLimits } from "../../sandbox/index.js";
 import { expectStillAnswers, type Harness, handler, harness } from "./harness.js";
 
 /** Hooks covering each kind of answer, by name. */
-const hooks: [name: string, source: string, limits?: { cpuMs: number }][] = [
+const hooks: [name: string, source: string, limits?: Partial<SandboxLimits>][] = [
   ["noop", handler("")],
   ["block", handler("return { block: 'not ' + ctx.tool };")],
   ["rewrite", handler("ctx.args.command = 'ls -la'; return { notice: 'rewrote' };")],
@@ -16,7 +16,14 @@ const hooks: [name: string, source: string, limits?: { cpuMs: number }][] = [
   ["spins", handler("for (;;) {}")],
   ["spins-late", handler("await api.state.get('k'); for (;;) {}", { async: true })],
   ["hangs", handler("return new Promise(() => {});")],
-  ["bomb", handler("const hoard = []; for (;;) hoard.push(new Array(100_000).fill(1.5));"), { cpuMs: 5_000 }],
+  // Time to spare, wall time too (a call's timeout is the lesser of cpuMs and the wallMs left): the
+  // heap limit must stop it in both modes. Filling 32 MB took 145-310 ms of CPU on Node 22-26, and
+  // under load it did not always fit in the harness's 400 ms wall (a timeout in one mode only).
+  [
+    "bomb",
+    handler("const hoard = []; for (;;) hoard.push(new Array(100_000).fill(1.5));"),
+    { cpuMs: 5_000, wallMs: 5_000 },
+  ],
   ["returns-function", handler("return () => 1;")],
   ["imports", 'import x from "x";\nexport default defineHook({ on: { tool_before() {} } });'],
   ["logs", handler("api.log('hello', ctx.callId);")],

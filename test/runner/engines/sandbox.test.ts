@@ -128,7 +128,10 @@ describe("sandbox engine through the test helper", () => {
       "bomb",
       "export default { on: { tool_before() { const keep = []; for (;;) keep.push(new Array(1e6).fill(1)); } } };",
     );
-    const hook = await track(sandboxedHook(file, { root, limits: { memoryMb: 16 } }));
+    // CPU to spare, so the heap limit is what stops it each time: filling 16 MB takes 145-310 ms of
+    // CPU on Node 22-26, past the default 100 ms, and whether cpuMs would find the heap already at
+    // its limit (a memory failure, "error") or short of it (a timeout, "timeout") is up to the machine.
+    const hook = await track(sandboxedHook(file, { root, limits: { memoryMb: 16, cpuMs: 5_000 } }));
     const statuses: string[] = [];
     for (let i = 0; i < 5; i++) {
       const outcome = await hook.run("tool_before", { tool: "bash", args: { command: "ls" } });
