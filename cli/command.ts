@@ -1,4 +1,4 @@
-import type { InstallTransactionOptions } from "./install/transaction.js";
+import type { InstallTransactionOptions } from "../client/install/transaction.js";
 
 /** What every command gets: where it runs and where it writes. */
 export interface CliContext {

@@ -1,5 +1,6 @@
+import { ClientError } from "../client/errors.js";
 import { errorText, RunnerError } from "../core/errors.js";
-import { CliError, exitCodes } from "./errors.js";
+import { CliError, clientExitCode, exitCodes } from "./errors.js";
 
 /** What to do about each failure: the one place where codes become advice. */
 const remedies: Record<string, string> = {
@@ -46,11 +47,16 @@ export function renderError(thrown: unknown, debug = false): Rendered {
     thrown instanceof Error && typeof errno === "string" && filesystemCodes.has(errno)
       ? new CliError("CLI_ERR_FILESYSTEM", thrown.message, exitCodes.error, { cause: thrown })
       : thrown;
-  if (error instanceof CliError || error instanceof RunnerError) {
+  if (error instanceof CliError || error instanceof ClientError || error instanceof RunnerError) {
     const remedy = remedies[error.code];
     return {
       line: `hookyard: ${error.code}: ${error.message}${remedy ? ` (${remedy})` : ""}`,
-      exitCode: error instanceof CliError ? error.exitCode : exitCodes.error,
+      exitCode:
+        error instanceof CliError
+          ? error.exitCode
+          : error instanceof ClientError
+            ? clientExitCode(error)
+            : exitCodes.error,
     };
   }
   const text = errorText(error);

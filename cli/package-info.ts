@@ -1,8 +1,13 @@
 import semver from "semver";
 import { z } from "zod";
+import type {
+  Advisory,
+  PackageDocument,
+  RegistryClient,
+  RegistryVersion,
+} from "../client/registry-client.js";
 import { describeEffect, describePoint } from "../package/capability-wording.js";
 import { defaults } from "../runner/rule.js";
-import type { Advisory, PackageDocument, RegistryClient, RegistryVersion } from "./registry-client.js";
 import { type CapabilitySummary, describeCapabilities } from "./ui/capability-lines.js";
 
 /** What `hookyard info` tells about one version of a package; `--json` prints exactly this. */

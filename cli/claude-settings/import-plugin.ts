@@ -1,16 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import {
+  formatWorkspaceConfig,
+  readWorkspaceConfigFile,
+  writeWorkspaceConfigFile,
+} from "../../client/workspace-config.js";
 import { describeIssues } from "../../core/errors.js";
 import { commandRuleSchema } from "../../runner/engines/command.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import {
-  formatWorkspaceConfig,
-  readWorkspaceConfigFile,
-  writeWorkspaceConfigFile,
-} from "../workspace/workspace-config.js";
 import { unifiedDiff } from "./line-diff.js";
 import { type ImportedRule, pluginRules } from "./plugin-hooks.js";
 

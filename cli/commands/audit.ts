@@ -1,9 +1,9 @@
+import type { PackageAudit } from "../../client/audit.js";
+import { lockEntryRegistry } from "../../client/lock-registry.js";
+import { atLeast, type Severity, severities } from "../../client/severity.js";
 import type { LockEntry } from "../../workspace/lockfile.js";
 import type { CliContext, Command } from "../command.js";
 import { exitCodes } from "../errors.js";
-import { lockEntryRegistry } from "../lock-registry.js";
-import type { PackageAudit } from "../package-audit.js";
-import { atLeast, type Severity, severities } from "../severity.js";
 import { safeTable } from "../ui/terminal-text.js";
 
 export default {
@@ -50,8 +50,8 @@ export default {
 
 /** Asks each package's own registry, one advisories request per registry; any failure stops the audit. */
 async function auditAll(entries: Array<[string, LockEntry]>): Promise<PackageAudit[]> {
-  const { auditPackage } = await import("../package-audit.js");
-  const { RegistryClient } = await import("../registry-client.js");
+  const { auditPackage } = await import("../../client/audit.js");
+  const { RegistryClient } = await import("../../client/registry-client.js");
   const byRegistry = new Map<string, Array<[string, LockEntry]>>();
   for (const [name, entry] of entries) {
     const registry = lockEntryRegistry(name, entry);

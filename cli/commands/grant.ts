@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { exitCodes } from "../errors.js";
 
 export default {
   name: "grant",
@@ -15,7 +16,11 @@ export default {
   help: "A grant may narrow what the package requests (fs.read:docs/api for fs.read:docs, rewrite:tool_before.args.timeout for rewrite:tool_before.args, redact:tool_after.result for rewrite:tool_after.result), never widen it.",
   async run(context, args, options) {
     const [name, ...grants] = args;
-    const { changeGrants } = await import("../install/change-grants.js");
-    return changeGrants(context, name as string, grants, "grant", options);
+    const { grant } = await import("../../client/workspace-changes.js");
+    const { clientContext } = await import("../client-context.js");
+    const { printGrants } = await import("../ui/capability-lines.js");
+    const after = await grant(clientContext(context), name as string, grants);
+    printGrants(context, after, Boolean(options.json));
+    return exitCodes.ok;
   },
 } satisfies Command;

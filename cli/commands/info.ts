@@ -1,7 +1,7 @@
+import type { Advisory } from "../../client/registry-client.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import type { PackageInfo } from "../package-info.js";
-import type { Advisory } from "../registry-client.js";
 import { registryOption } from "../registry-options.js";
 import { safeTable, terminalLine } from "../ui/terminal-text.js";
 
@@ -18,9 +18,9 @@ export default {
     "A range: the highest version that satisfies it and is neither yanked nor a prerelease.",
   ].join("\n"),
   async run(context, [text = ""], options) {
-    const { parsePackageSpec, resolveVersion } = await import("../install/package-spec.js");
+    const { parsePackageSpec, resolveVersion } = await import("../../client/install/package-spec.js");
     const { defaultVersion, packageInfo } = await import("../package-info.js");
-    const { registryAccess } = await import("../registry-access.js");
+    const { registryAccess } = await import("../../client/registry-access.js");
     const spec = parsePackageSpec(text);
     const client = await registryAccess(context, options);
     const [document, advisories] = await Promise.all([

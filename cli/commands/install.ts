@@ -52,9 +52,8 @@ export default {
         exitCodes.usage,
       );
     }
-    const { parsePackageSpec } = await import("../install/package-spec.js");
-    const spec = args[0] === undefined ? undefined : parsePackageSpec(args[0]);
-    if (!spec) {
+    const spec = args[0];
+    if (spec === undefined) {
       if (options.trust || options.sandbox || grants.length > 0 || options.acceptKey) {
         throw new CliError(
           "CLI_ERR_USAGE",
@@ -64,20 +63,16 @@ export default {
       }
       return fromLock(context, options);
     }
-    const { InstallTransaction } = await import("../install/transaction.js");
-    const { installPackage } = await import("../install/install-package.js");
-    const { grantLine } = await import("../install/choose-grants.js");
-    const tx = await InstallTransaction.open(context);
-    const replaced = tx.lock.packages[spec.name]?.integrity;
-    if (replaced) tx.dropUnusedAfterCommit([replaced]);
-    const result = await tx.run(() =>
-      installPackage(context, tx, options, spec, {
-        trust: Boolean(options.trust),
-        grants,
-        yes: Boolean(options.yes),
-        acceptKey: typeof options.acceptKey === "string" ? options.acceptKey : undefined,
-      }),
-    );
+    const { install } = await import("../../client/workspace-changes.js");
+    const { clientContext } = await import("../client-context.js");
+    const { grantLine } = await import("../ui/capability-lines.js");
+    const result = await install(clientContext(context), spec, {
+      registry: options.registry,
+      trust: Boolean(options.trust),
+      grants,
+      yes: Boolean(options.yes),
+      acceptKey: typeof options.acceptKey === "string" ? options.acceptKey : undefined,
+    });
     if (options.json) {
       context.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return exitCodes.ok;
@@ -99,28 +94,20 @@ export default {
 } satisfies Command;
 
 async function fromLock(context: CliContext, options: Record<string, unknown>): Promise<number> {
-  const { InstallTransaction } = await import("../install/transaction.js");
-  const { installFromLock } = await import("../install/install-from-lock.js");
-  const tx = await InstallTransaction.open(context);
-  const names = Object.keys(tx.lock.packages);
-  for (const name of Object.keys(tx.config.data.community ?? {})) {
-    if (!names.includes(name)) {
-      context.stderr.write(
-        `hookyard: hookyard.json asks for ${name}, which hookyard.lock does not have: run \`hookyard install ${name}\`\n`,
-      );
-    }
-  }
-  const summary = await tx.run(() => installFromLock(context, tx), { write: false });
+  const { installFromLock } = await import("../../client/workspace-changes.js");
+  const { clientContext } = await import("../client-context.js");
+  const summary = await installFromLock(clientContext(context));
+  const count = summary.fromStore.length + summary.downloaded.length;
   if (options.json) {
     context.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return exitCodes.ok;
   }
-  if (names.length === 0) {
+  if (count === 0) {
     context.stdout.write("nothing to install: hookyard.lock lists no community hooks\n");
     return exitCodes.ok;
   }
   context.stdout.write(
-    `${names.length} community hook${names.length === 1 ? "" : "s"} as hookyard.lock says: ${summary.fromStore.length} already in the store, ${summary.downloaded.length} downloaded and verified\n`,
+    `${count} community hook${count === 1 ? "" : "s"} as hookyard.lock says: ${summary.fromStore.length} already in the store, ${summary.downloaded.length} downloaded and verified\n`,
   );
   return exitCodes.ok;
 }

@@ -1,7 +1,8 @@
+import { ClientError } from "../../client/errors.js";
+import { checkTokenText } from "../../client/token-text.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { registryOption } from "../registry-options.js";
-import { checkTokenText } from "../token-text.js";
 
 export default {
   name: "login",
@@ -13,10 +14,10 @@ export default {
     "($HOOKYARD_CONFIG, else ~/.config/hookyard/config.json), readable by you only, and never printed.",
   ].join("\n"),
   async run(context, _args, options) {
-    const { registryAccess } = await import("../registry-access.js");
+    const { registryAccess } = await import("../../client/registry-access.js");
     const { readToken } = await import("../ui/read-token.js");
-    const { RegistryClient } = await import("../registry-client.js");
-    const { saveToken } = await import("../save-token.js");
+    const { RegistryClient } = await import("../../client/registry-client.js");
+    const { saveToken } = await import("../../client/save-token.js");
     // Also refuses, before a token is asked for, a user config that others may read.
     const registry = (await registryAccess(context, options)).url;
     const token = await readToken(context, `token for ${registry}: `);
@@ -31,12 +32,13 @@ export default {
     try {
       await client.tokens();
     } catch (error) {
-      if (error instanceof CliError && error.code === "CLI_ERR_REGISTRY_REFUSED") {
-        throw new CliError(
+      if (error instanceof ClientError && error.code === "CLI_ERR_REGISTRY_REFUSED") {
+        throw new ClientError(
           error.code,
           `${registry} does not accept this token: ${error.message}; nothing was saved`,
-          error.exitCode,
-          { cause: error.cause },
+          {
+            cause: error.cause,
+          },
         );
       }
       throw error;

@@ -1,9 +1,9 @@
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+import { scaffoldFiles, unscopedName } from "../../client/pack/package-files.js";
 import { describeIssues } from "../../core/errors.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { scaffoldFiles, unscopedName } from "../package-files.js";
 import { packageVersion } from "../package-root.js";
 
 export default {

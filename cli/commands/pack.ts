@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import { defaultEntries } from "../../client/pack/default-entries.js";
 import type { Command } from "../command.js";
-import { defaultEntries } from "../default-entries.js";
 import { CliError, exitCodes } from "../errors.js";
 import { table } from "../ui/table.js";
 
@@ -27,7 +27,7 @@ export default {
     if (!(await stat(dir).catch(() => undefined))?.isDirectory()) {
       throw new CliError("CLI_ERR_USAGE", `${dir} is not a folder`, exitCodes.usage);
     }
-    const { packPackage, tarballFileName } = await import("../pack-package.js");
+    const { packPackage, tarballFileName } = await import("../../client/pack/pack-package.js");
     const { writeFileAtomic } = await import("../../workspace/atomic-file.js");
     const packed = await packPackage(dir, {
       ...(typeof options.entry === "string" ? { entry: resolve(context.cwd, options.entry) } : {}),

@@ -1,7 +1,5 @@
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { Command } from "../command.js";
-import { CliError, exitCodes } from "../errors.js";
+import { exitCodes } from "../errors.js";
 import { registryOption, tokenOption } from "../registry-options.js";
 
 export default {
@@ -16,31 +14,14 @@ export default {
     "left behind); a .tgz is published byte for byte. The token is never printed.",
   ].join("\n"),
   async run(context, [target], options) {
-    const path = resolve(context.cwd, target ?? ".");
-    const info = await stat(path).catch(() => undefined);
-    if (!info) throw new CliError("CLI_ERR_USAGE", `${path} does not exist`, exitCodes.usage);
-
-    // The token first: without one, nothing is bundled or read.
-    const { registryAccess } = await import("../registry-access.js");
-    const client = await registryAccess(context, options, { needToken: true });
-
-    const { packPackage } = await import("../pack-package.js");
-    const { readTarballPackage } = await import("../tarball-package.js");
-    const { explainPublishRefusal } = await import("../publish-refusal.js");
-    const pkg = info.isDirectory() ? await packPackage(path) : await readTarballPackage(path);
-    const published = { name: pkg.name, version: pkg.version, registry: client.url };
-    try {
-      await client.publish(pkg.name, pkg.version, pkg.tarball);
-    } catch (error) {
-      throw explainPublishRefusal(error, published);
-    }
+    const { publish } = await import("../../client/publish.js");
+    const published = await publish(context, target ?? ".", options);
     if (options.json) {
-      const answer = { ...published, integrity: pkg.integrity, size: pkg.tarball.length };
-      context.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+      context.stdout.write(`${JSON.stringify(published, null, 2)}\n`);
       return exitCodes.ok;
     }
     context.stdout.write(
-      `published ${pkg.name}@${pkg.version} to ${client.url} (integrity ${pkg.integrity})\n`,
+      `published ${published.name}@${published.version} to ${published.registry} (integrity ${published.integrity})\n`,
     );
     return exitCodes.ok;
   },

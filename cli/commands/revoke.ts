@@ -17,7 +17,11 @@ export default {
     if (grants.length === 0 && !options.all) {
       throw new CliError("CLI_ERR_USAGE", "name the grants to take back, or pass --all", exitCodes.usage);
     }
-    const { changeGrants } = await import("../install/change-grants.js");
-    return changeGrants(context, name as string, grants, "revoke", options);
+    const { revoke } = await import("../../client/workspace-changes.js");
+    const { clientContext } = await import("../client-context.js");
+    const { printGrants } = await import("../ui/capability-lines.js");
+    const after = await revoke(clientContext(context), name as string, grants, { all: Boolean(options.all) });
+    printGrants(context, after, Boolean(options.json));
+    return exitCodes.ok;
   },
 } satisfies Command;

@@ -1,6 +1,6 @@
+import type { SearchAnswer } from "../../client/registry-client.js";
 import type { CliContext, Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import type { SearchAnswer } from "../registry-client.js";
 import { registryOption } from "../registry-options.js";
 import { safeTable, terminalLine } from "../ui/terminal-text.js";
 
@@ -26,7 +26,7 @@ export default {
   async run(context, [query = ""], options) {
     const limit = wholeNumber("--limit", options.limit, limits.limit);
     const offset = wholeNumber("--offset", options.offset, limits.offset);
-    const { registryAccess } = await import("../registry-access.js");
+    const { registryAccess } = await import("../../client/registry-access.js");
     const client = await registryAccess(context, options);
     const answer = await client.search(query, limit, offset);
     if (options.json) {

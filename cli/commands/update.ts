@@ -1,7 +1,6 @@
 import type { Command } from "../command.js";
 import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";
-import type { UpdateOutcome } from "../install/update-package.js";
 import { registryOption } from "../registry-options.js";
 
 export default {
@@ -31,23 +30,19 @@ export default {
     "old version stays installed (exit 3).",
   ].join("\n"),
   async run(context, args, options) {
-    const { InstallTransaction } = await import("../install/transaction.js");
-    const { installedEntry } = await import("../install/installed.js");
-    const { grantLine } = await import("../install/choose-grants.js");
-    const { updatePackage } = await import("../install/update-package.js");
-    const tx = await InstallTransaction.open(context);
-    const names = args[0] === undefined ? Object.keys(tx.lock.packages).sort() : [args[0]];
-    const outcomes = await tx.run(async () => {
-      // The versions updated away from: their bytes are no longer what anything runs.
-      tx.dropUnusedAfterCommit(names.map((name) => installedEntry(tx, name).integrity));
-      const done: UpdateOutcome[] = [];
-      for (const name of names) done.push(await updatePackage(context, tx, options, name));
-      return done;
+    const { update } = await import("../../client/workspace-changes.js");
+    const { clientContext } = await import("../client-context.js");
+    const { grantLine } = await import("../ui/capability-lines.js");
+    const outcomes = await update(clientContext(context), args[0] === undefined ? undefined : [args[0]], {
+      registry: options.registry,
+      grant: (options.grant as string[] | undefined) ?? [],
+      yes: Boolean(options.yes),
+      ...(typeof options.acceptKey === "string" ? { acceptKey: options.acceptKey } : {}),
     });
     const refused = outcomes.filter((o) => o.refused);
     if (options.json) context.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
     else {
-      if (names.length === 0)
+      if (outcomes.length === 0)
         context.stdout.write("nothing to update: hookyard.lock lists no community hooks\n");
       for (const o of outcomes) {
         if (o.refused) {

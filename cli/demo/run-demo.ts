@@ -2,17 +2,17 @@ import { rmSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { installPackage } from "../../client/install/install-package.js";
+import { InstallTransaction } from "../../client/install/transaction.js";
+import { packPackage } from "../../client/pack/pack-package.js";
+import { RegistryClient } from "../../client/registry-client.js";
 import { buildRegistry } from "../../registry/app.js";
 import { runAgent } from "../../runner/agent/loop.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { CliContext } from "../command.js";
 import { CliError } from "../errors.js";
-import { installPackage } from "../install/install-package.js";
-import { InstallTransaction } from "../install/transaction.js";
-import { packPackage } from "../pack-package.js";
 import { packageRoot } from "../package-root.js";
-import { RegistryClient } from "../registry-client.js";
 import { table } from "../ui/table.js";
 import { transcriptWriter } from "../ui/transcript.js";
 import { startAuditCollector } from "./audit-collector.js";
@@ -70,7 +70,8 @@ export async function runDemo(context: CliContext): Promise<number> {
     heading("3. Install them sandboxed, each with its least grants (hookyard install --sandbox --grant …)");
     const workspace = join(temp, "workspace");
     await writeWorkspace(workspace, url, samples);
-    const quiet = quietContext(context, workspace);
+    // The client says nothing unless asked: the install machinery's own lines (pins, progress) stay out of the demo's story.
+    const quiet = { cwd: workspace, env: context.env };
     for (const sample of samples) {
       const tx = await InstallTransaction.open(quiet);
       const installed = await tx.run(() =>
@@ -186,12 +187,6 @@ async function writeWorkspace(root: string, registry: string, samples: DemoSampl
   );
   await writeFile(join(root, "hookyard.json"), `${JSON.stringify({ registry, hooks }, null, 2)}\n`);
   await mkdir(join(root, ".hookyard"), { recursive: true });
-}
-
-/** The install machinery's own lines (pins, progress) stay out of the demo's story. */
-function quietContext(context: CliContext, cwd: string): CliContext {
-  const sink = { write: () => true } as unknown as CliContext["stdout"];
-  return { ...context, cwd, stdout: sink, stderr: sink, stdin: { isTTY: false } as CliContext["stdin"] };
 }
 
 function demoLogger(context: CliContext) {

@@ -1,5 +1,5 @@
+import type { DownloadProgress } from "../../client/registry-client.js";
 import type { CliContext } from "../command.js";
-import type { DownloadProgress } from "../registry-client.js";
 
 const barWidth = 24;
 
