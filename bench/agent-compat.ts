@@ -12,7 +12,7 @@ import { mkdir, mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "undici";
-import { execCommand } from "../cli/claude-settings/install-into.js";
+import { execCommand } from "../cli/agent-settings/install-into.js";
 import { daemonPaths } from "../cli/daemon/paths.js";
 import { stopDaemon } from "../cli/daemon/status.js";
 import { installCommunityGuard } from "./agent-compat/community-guard.js";

@@ -1,3 +1,4 @@
+import { AdapterError } from "../adapters/errors.js";
 import { ClientError } from "../client/errors.js";
 import { errorText, RunnerError } from "../core/errors.js";
 import { CliError, clientExitCode, exitCodes } from "./errors.js";
@@ -47,7 +48,12 @@ export function renderError(thrown: unknown, debug = false): Rendered {
     thrown instanceof Error && typeof errno === "string" && filesystemCodes.has(errno)
       ? new CliError("CLI_ERR_FILESYSTEM", thrown.message, exitCodes.error, { cause: thrown })
       : thrown;
-  if (error instanceof CliError || error instanceof ClientError || error instanceof RunnerError) {
+  if (
+    error instanceof CliError ||
+    error instanceof ClientError ||
+    error instanceof AdapterError ||
+    error instanceof RunnerError
+  ) {
     const remedy = remedies[error.code];
     return {
       line: `hookyard: ${error.code}: ${error.message}${remedy ? ` (${remedy})` : ""}`,

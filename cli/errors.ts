@@ -1,7 +1,8 @@
+import { type AdapterErrorCode, adapterErrorMessages } from "../adapters/errors.js";
 import { type ClientError, type ClientErrorCode, clientErrorMessages } from "../client/errors.js";
 import type { RegistryError } from "../registry/errors.js";
 
-/** The CLI's own codes; the package client's (client/errors.ts) are shown and documented beside them. */
+/** The CLI's own codes; the package client's (client/errors.ts) and the adapters' (adapters/errors.ts) are shown and documented beside them. */
 const ownMessages = {
   CLI_ERR_USAGE: "Wrong usage",
   CLI_ERR_MODEL_SPEC: "--model is not understood",
@@ -15,13 +16,15 @@ const ownMessages = {
   CLI_ERR_DEMO: "The demo could not run",
   CLI_ERR_SERVE_LISTEN: "hookyard serve cannot listen on that address, port or socket",
   CLI_ERR_SERVE_TOKEN: "hookyard serve cannot use its token file",
-  CLI_ERR_AGENT_SETTINGS: "A coding agent's settings file is not JSON or not in the shape that agent reads",
-  CLI_ERR_PLUGIN_INVALID: "The plugin's hooks cannot be imported",
 } as const;
 
-const messages: Readonly<Record<CliErrorCode, string>> = { ...clientErrorMessages, ...ownMessages };
+const messages: Readonly<Record<CliErrorCode, string>> = {
+  ...clientErrorMessages,
+  ...adapterErrorMessages,
+  ...ownMessages,
+};
 
-export type CliErrorCode = keyof typeof ownMessages | ClientErrorCode;
+export type CliErrorCode = keyof typeof ownMessages | ClientErrorCode | AdapterErrorCode;
 
 export const exitCodes = { ok: 0, error: 1, usage: 2, security: 3 } as const;
 

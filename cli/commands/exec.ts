@@ -30,7 +30,7 @@ export default {
     "prompt; exit 1 for input that is not the agent's (which that agent treats as a non-blocking error).",
   ].join("\n"),
   async run(context, args) {
-    const profile = await import("../../runner/profiles/claude/index.js");
+    const profile = await import("../../adapters/claude/protocol/index.js");
     const event = args[0] as string;
     if (profile.claudeEventPoint(event) === undefined) {
       // Passed through unread; a near miss of a mapped event is a typo in the settings, and says so.
@@ -102,7 +102,7 @@ async function readInput(stdin: CliContext["stdin"], cap: number): Promise<strin
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
     size += bytes.length;
     if (size > cap) {
-      const { ClaudeInputError } = await import("../../runner/profiles/claude/index.js");
+      const { ClaudeInputError } = await import("../../adapters/claude/protocol/index.js");
       throw new ClaudeInputError(`stdin is larger than ${cap / 1024 / 1024} MiB, which no hook input is`);
     }
     chunks.push(bytes);

@@ -17,7 +17,7 @@ const claudePlugin = {
     "Timeouts become milliseconds; a matcher keeps that agent's form. Rules already imported are skipped.",
   ].join("\n"),
   async run(context, args, options) {
-    const { importClaudePlugin } = await import("../claude-settings/import-plugin.js");
+    const { importClaudePlugin } = await import("../agent-settings/import-plugin.js");
     return importClaudePlugin(context, args[0] as string, {
       dryRun: Boolean(options.dryRun),
       skipUnsupported: Boolean(options.skipUnsupported),

@@ -1,7 +1,7 @@
+import { defaultServePort } from "../../adapters/serve/defaults.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { portOption } from "../port-option.js";
-import { defaultServePort } from "../serve/defaults.js";
 
 export default {
   name: "install-into",
@@ -24,7 +24,7 @@ export default {
     "as they are; running it again changes nothing; `hookyard uninstall-from claude` takes it out again.",
   ].join("\n"),
   async run(context, args, options) {
-    const { checkAgent, installInto, scopeOf } = await import("../claude-settings/install-into.js");
+    const { checkAgent, installInto, scopeOf } = await import("../agent-settings/install-into.js");
     checkAgent(args[0]);
     if (options.port !== undefined && !options.http) {
       throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);

@@ -1,7 +1,12 @@
+import {
+  defaultServeHost,
+  defaultServePort,
+  serveTokenEnv,
+  serveTokenFile,
+} from "../../adapters/serve/defaults.js";
 import type { Command } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { portOption } from "../port-option.js";
-import { defaultServeHost, defaultServePort, serveTokenEnv, serveTokenFile } from "../serve/defaults.js";
 
 export default {
   name: "serve",

@@ -10,7 +10,7 @@ export default {
     { flags: "--dry-run", description: "print the change as a diff and write nothing" },
   ],
   async run(context, args, options) {
-    const { checkAgent, scopeOf, uninstallFrom } = await import("../claude-settings/install-into.js");
+    const { checkAgent, scopeOf, uninstallFrom } = await import("../agent-settings/install-into.js");
     checkAgent(args[0]);
     return uninstallFrom(context, { scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
   },

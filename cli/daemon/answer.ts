@@ -4,7 +4,7 @@ import {
   capText,
   claudeInputToCtx,
   uncheckedRefusal,
-} from "../../runner/profiles/claude/index.js";
+} from "../../adapters/claude/protocol/index.js";
 import { renderError } from "../error-message.js";
 import type { EventAnswer } from "./protocol.js";
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { claudeEventPoint } from "../../runner/profiles/claude/events.js";
+import { claudeEventPoint } from "../../adapters/claude/protocol/events.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import { checkRuntimeDir, type DaemonPaths, daemonEntry, daemonPaths, maxSocketPath } from "./paths.js";
 import { type Asked, ask, type EventAnswer, protocolVersion } from "./protocol.js";

@@ -12,15 +12,15 @@ import {
 } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
-import { errorText } from "../../core/errors.js";
-import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
-import type { Logger } from "../../runner/logger.js";
 import {
   claudeEventPoint,
   emptyAnswer,
   handleClaudeEvent,
   maxInputBytes,
-} from "../../runner/profiles/claude/index.js";
+} from "../../adapters/claude/protocol/index.js";
+import { errorText } from "../../core/errors.js";
+import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
+import type { Logger } from "../../runner/logger.js";
 import { packageVersion } from "../package-root.js";
 import { hookCount, LiveHooks } from "../serve/live-hooks.js";
 import { watchWorkspace } from "../serve/watch.js";

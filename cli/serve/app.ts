@@ -1,12 +1,12 @@
 import { isAbsolute } from "node:path";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
-import { errorText } from "../../core/errors.js";
 import {
   ClaudeInputError,
   handleClaudeEvent,
   maxInputBytes,
   uncheckedRefusal,
-} from "../../runner/profiles/claude/index.js";
+} from "../../adapters/claude/protocol/index.js";
+import { errorText } from "../../core/errors.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { LiveHooks } from "./live-hooks.js";
 import { bearerMatches } from "./token.js";

@@ -1,13 +1,13 @@
 import { chmod, lstat, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
+import { serveTokenFile } from "../../adapters/serve/defaults.js";
 import { errorText } from "../../core/errors.js";
 import { loadHooks } from "../../runner/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
 import { buildServeApp } from "./app.js";
-import { serveTokenFile } from "./defaults.js";
 import { hookCount, LiveHooks } from "./live-hooks.js";
 import { newServeToken, readServeToken, removeServeToken, writeServeToken } from "./token.js";
 import { watchWorkspace } from "./watch.js";

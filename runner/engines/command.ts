@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { claudeCommandRule, claudeProfileIssue } from "../../adapters/claude/hook-scripts/command-rule.js";
 import { RunnerError } from "../../core/errors.js";
 import { type Decision, matcherSchema } from "../../core/hook.js";
 import { defaults, type Rule } from "../rule.js";
-import { claudeCommandRule, claudeProfileIssue } from "./command-claude.js";
 import {
   commandArgv,
   commandSource,

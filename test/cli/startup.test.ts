@@ -211,13 +211,13 @@ describe("hookyard start-up", () => {
         expect(result.packages, round).toEqual([]);
         expect(result.own, round).toEqual([
           "bin/hookyard.js",
+          "dist/adapters/claude/protocol/events.js",
+          "dist/adapters/claude/protocol/text.js",
+          "dist/adapters/claude/protocol/unchecked.js",
           "dist/cli/daemon/client.js",
           "dist/cli/daemon/paths.js",
           "dist/cli/daemon/protocol.js",
           "dist/cli/daemon/refusal.js",
-          "dist/runner/profiles/claude/events.js",
-          "dist/runner/profiles/claude/text.js",
-          "dist/runner/profiles/claude/unchecked.js",
           "dist/workspace/root.js",
         ]);
       }

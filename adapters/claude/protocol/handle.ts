@@ -1,0 +1,75 @@
+import { errorText } from "../../../core/errors.js";
+import type { Hooks } from "../../../runner/load-hooks.js";
+import type { ChainOutcome } from "../../../runner/outcome.js";
+import {
+  type ContinueGuard,
+  maxContinues as defaultMaxContinues,
+  fileContinueGuard,
+  memoryContinueGuard,
+} from "./continue-guard.js";
+import { claudeInputToCtx } from "./input.js";
+import { type ClaudeAnswer, claudeOutcome, emptyAnswer, stopHookActive } from "./output.js";
+
+export interface ClaudeEventOptions {
+  /** Where consecutive continues are counted; default `.hookyard/state` under `hooks.root`, else memory. */
+  guard?: ContinueGuard;
+  /** Continues in a row a session may get at a stop (default 3). */
+  maxContinues?: number;
+}
+
+const processGuard = memoryContinueGuard();
+
+/**
+ * One event, start to end: the input mapped to a ctx, the chain run, the outcome in the agent's
+ * forms. An event hookyard does not map passes through (exit 0, nothing said). Throws
+ * ClaudeInputError for input that is not that agent's; a hook's failure is the chain's business.
+ */
+export async function handleClaudeEvent(
+  hooks: Pick<Hooks, "dispatch"> & { readonly root?: string },
+  eventName: string | undefined,
+  input: unknown,
+  options: ClaudeEventOptions = {},
+): Promise<ClaudeAnswer> {
+  const mapped = claudeInputToCtx(input, eventName);
+  if ("passthrough" in mapped) return emptyAnswer();
+  const outcome = await hooks.dispatch(mapped.point, mapped.ctx as never);
+  if (mapped.point !== "turn_after")
+    return claudeOutcome(mapped.point, outcome, input, { event: mapped.event });
+  const guard =
+    options.guard ?? (typeof hooks.root === "string" ? fileContinueGuard(hooks.root) : processGuard);
+  const key = `${mapped.ctx.sessionId}:${mapped.event}`;
+  let checked: { refusal?: string; problem?: string };
+  try {
+    checked = await checkContinue(guard, key, outcome, input, options.maxContinues ?? defaultMaxContinues);
+  } catch (error) {
+    // The count could not be kept: the agent's own stop_hook_active still ends a loop.
+    checked = { problem: `the count of continues could not be kept: ${errorText(error)}` };
+  }
+  const answer = claudeOutcome(mapped.point, outcome, input, {
+    event: mapped.event,
+    ...(checked.refusal ? { continueRefusal: checked.refusal } : {}),
+  });
+  if (checked.problem) answer.stderr += `hookyard: warning: ${checked.problem}\n`;
+  return answer;
+}
+
+/** Counts a continue that will be passed on; a stop that goes through ends the run of them. */
+async function checkContinue(
+  guard: ContinueGuard,
+  key: string,
+  outcome: ChainOutcome,
+  input: unknown,
+  max: number,
+): Promise<{ refusal?: string }> {
+  if (outcome.continues.length === 0 || stopHookActive(input)) {
+    await guard.set(key, 0);
+    return {};
+  }
+  const count = await guard.count(key);
+  if (count >= max) {
+    await guard.set(key, 0);
+    return { refusal: `this session already went on ${count} times in a row at a stop (at most ${max})` };
+  }
+  await guard.set(key, count + 1);
+  return {};
+}

@@ -1,0 +1,218 @@
+import type { Point } from "../../../core/events.js";
+import type { ChainOutcome } from "../../../runner/outcome.js";
+import { claudeEventFor, claudeEventPoint } from "./events.js";
+import { capText, hookNames, injectText, outputCap } from "./text.js";
+import { argsToAgent } from "./tools.js";
+
+/**
+ * One answer in both of the agent's forms: `exitCode`, `stdout` and `stderr` for a command hook,
+ * `body` for an http hook (the JSON object it answers with; `{}` is no decision).
+ */
+export interface ClaudeAnswer {
+  exitCode: 0 | 2;
+  stdout: string;
+  stderr: string;
+  body: Record<string, unknown>;
+}
+
+export interface ClaudeOutcomeOptions {
+  /** The event the agent fired; default the input's hook_event_name, else the point's first event. */
+  event?: string;
+  /** Why a continue at turn_after is not passed on (the cap on consecutive continues); unset lets it through. */
+  continueRefusal?: string;
+}
+
+/** No hook had anything to say, or the event is not one hookyard maps. */
+export function emptyAnswer(): ClaudeAnswer {
+  return { exitCode: 0, stdout: "", stderr: "", body: {} };
+}
+
+/** Events whose hookSpecificOutput takes additionalContext. */
+const contextEvents = new Set<string>([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "SessionStart",
+]);
+/** Events where plain text on stdout is context for the model, so an inject alone needs no JSON. */
+const plainTextEvents = new Set<string>(["UserPromptSubmit", "SessionStart"]);
+
+/** The input said the agent is already going on because a stop hook asked it to. */
+export function stopHookActive(input: unknown): boolean {
+  return (input as { stop_hook_active?: unknown } | null)?.stop_hook_active === true;
+}
+
+/** The answer being put together: the body's fields, hookSpecificOutput's, and lines for the user. */
+interface Draft {
+  event: string;
+  sent: Record<string, unknown>;
+  body: Record<string, unknown>;
+  specific: Record<string, unknown>;
+  notes: string[];
+  /** Hooks whose rewrite was applied, in chain order. */
+  rewriters: string[];
+  /** `Blocked by hook "x": why`, when the chain blocked. */
+  blockReason: string | undefined;
+  /** The injects went out another way (in a continue's reason). */
+  injectsUsed: boolean;
+}
+
+/** What each point's own effects (block, ask, rewrite, continue) become; inject and notice are common. */
+const pointOutput: Partial<
+  Record<Point, (draft: Draft, outcome: ChainOutcome, options: ClaudeOutcomeOptions) => void>
+> = {
+  tool_before(draft, outcome) {
+    const { specific, rewriters, blockReason, sent } = draft;
+    if (blockReason !== undefined) {
+      specific.permissionDecision = "deny";
+      specific.permissionDecisionReason = blockReason;
+      return;
+    }
+    if (outcome.verdict === "ask") {
+      specific.permissionDecision = "ask";
+      specific.permissionDecisionReason = capText(
+        outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; "),
+      );
+    } else if (rewriters.length > 0) {
+      // That agent applies updatedInput only beside a decision: the rewritten call is allowed,
+      // its own deny and ask rules still apply.
+      specific.permissionDecision = "allow";
+      specific.permissionDecisionReason = `arguments rewritten by hook ${hookNames(rewriters)}`;
+    }
+    if (rewriters.length > 0) {
+      // The whole object: the agent replaces its input with it, so a field left out would be lost.
+      const tool = typeof sent.tool_name === "string" ? sent.tool_name : "";
+      const args = outcome.ctx.args as Record<string, unknown>;
+      specific.updatedInput = argsToAgent(
+        tool,
+        args,
+        isRecord(sent.tool_input) ? sent.tool_input : undefined,
+      );
+    }
+  },
+  tool_after(draft, outcome) {
+    if (draft.rewriters.length === 0) return;
+    draft.specific.updatedToolOutput = resultBack(outcome.ctx.result as string, draft.sent.tool_response);
+  },
+  turn_before(draft) {
+    if (draft.blockReason !== undefined) {
+      draft.body.decision = "block";
+      draft.body.reason = draft.blockReason;
+    } else if (draft.rewriters.length > 0) {
+      draft.notes.push(
+        `hookyard: hook ${hookNames(draft.rewriters)} rewrote the prompt, which Claude Code cannot change once submitted: it goes on as typed`,
+      );
+    }
+  },
+  turn_after(draft, outcome, options) {
+    if (outcome.continues.length === 0) return;
+    const refusal = stopHookActive(draft.sent)
+      ? "Claude Code is already going on because a stop hook asked it to (stop_hook_active)"
+      : options.continueRefusal;
+    if (refusal !== undefined) {
+      const hooks = hookNames(outcome.continues.map((c) => c.hook));
+      draft.notes.push(`hookyard: continue from hook ${hooks} ignored: ${refusal}`);
+      return;
+    }
+    const reasons = outcome.continues.map((c) => c.reason);
+    // No next model request carries context at a stop: the reason that starts one does.
+    if (outcome.injects.length > 0) reasons.push(injectText(outcome.injects));
+    draft.injectsUsed = true;
+    draft.body.decision = "block";
+    draft.body.reason = capText(reasons.join("\n\n"));
+  },
+};
+
+/**
+ * A chain's outcome as the agent's protocol says it. Everything goes out as JSON with exit 0,
+ * except a blocked prompt: exit 2 with the reason on stderr, that protocol's prompt block (the
+ * prompt is erased and the user reads why). Effects the agent has no place for at an event are
+ * named on stderr, never silently lost; every string is held to outputCap.
+ */
+export function claudeOutcome(
+  point: Point,
+  outcome: ChainOutcome,
+  input: unknown,
+  options: ClaudeOutcomeOptions = {},
+): ClaudeAnswer {
+  const sent = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const { blockedBy } = outcome;
+  const draft: Draft = {
+    event: eventOf(point, sent, options.event),
+    sent,
+    body: {},
+    specific: {},
+    notes: [],
+    rewriters: outcome.runs.filter((run) => run.effects.includes("rewrite")).map((run) => run.hook),
+    blockReason:
+      outcome.verdict === "block" && blockedBy
+        ? capText(`Blocked by hook "${blockedBy.hook}": ${blockedBy.reason}`)
+        : undefined,
+    injectsUsed: false,
+  };
+  pointOutput[point]?.(draft, outcome, options);
+  const { event, body, specific } = draft;
+
+  const warnings: string[] = [];
+  if (outcome.injects.length > 0 && !draft.injectsUsed) {
+    const hooks = hookNames(outcome.injects.map((i) => i.hook));
+    if (contextEvents.has(event)) specific.additionalContext = capText(injectText(outcome.injects));
+    else warnings.push(`inject from hook ${hooks} dropped: Claude Code takes no context at ${event}`);
+  }
+  const failures = outcome.warnings
+    .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
+    .map((w) =>
+      // A matcher stopped by its budget did not fail: the hook ran, and the message says why.
+      w.code === "RUN_ERR_MATCHER_TIMEOUT"
+        ? `hookyard: hook "${w.hook}" at ${w.point} ${w.message}`
+        : `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`,
+    );
+  const notices = outcome.notices.map((n) => `${n.hook}: ${n.text}`);
+  const message = [...notices, ...failures, ...draft.notes].join("\n");
+  if (message) body.systemMessage = capText(message);
+  if (Object.keys(specific).length > 0) body.hookSpecificOutput = { hookEventName: event, ...specific };
+
+  if (point === "turn_before" && draft.blockReason !== undefined) {
+    const lines = [draft.blockReason, ...(message ? [message] : [])];
+    return { exitCode: 2, stdout: "", stderr: capText(lines.join("\n")), body };
+  }
+  const stderr = capText(warnings.map((w) => `hookyard: warning: ${w}\n`).join(""));
+  return { exitCode: 0, stdout: commandStdout(event, body), stderr, body };
+}
+
+/** Plain text where the protocol takes it as context and nothing else is said; else JSON; nothing for `{}`. */
+function commandStdout(event: string, body: Record<string, unknown>): string {
+  const keys = Object.keys(body);
+  if (keys.length === 0) return "";
+  const specific = body.hookSpecificOutput as Record<string, unknown> | undefined;
+  const onlyContext =
+    keys.length === 1 &&
+    specific !== undefined &&
+    Object.keys(specific).every((key) => key === "hookEventName" || key === "additionalContext");
+  if (onlyContext && plainTextEvents.has(event)) return specific.additionalContext as string;
+  return `${JSON.stringify(body)}\n`;
+}
+
+/** A rewritten result in the shape the tool answered: text stays text; an object comes back parsed. */
+function resultBack(result: string, sent: unknown): unknown {
+  if (typeof sent === "string" || sent === undefined || sent === null || result.length > outputCap) {
+    return capText(result);
+  }
+  try {
+    return JSON.parse(result) as unknown;
+  } catch {
+    return result;
+  }
+}
+
+function eventOf(point: Point, sent: Record<string, unknown>, given: string | undefined): string {
+  if (given !== undefined) return given;
+  const named = sent.hook_event_name;
+  if (typeof named === "string" && claudeEventPoint(named) === point) return named;
+  return claudeEventFor(point) ?? point;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

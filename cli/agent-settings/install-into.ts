@@ -1,0 +1,133 @@
+import { join } from "node:path";
+import { hookyardEntries, type Route } from "../../adapters/claude/settings/hookyard-entries.js";
+import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
+import {
+  formatSettings,
+  readSettings,
+  type SettingsFile,
+  type SettingsScope,
+  settingsPath,
+  writeSettings,
+} from "../../adapters/claude/settings/settings-file.js";
+import { withHookyard, withoutHookyard } from "../../adapters/claude/settings/settings-merge.js";
+import { shellWord } from "../../adapters/claude/settings/shell-words.js";
+import { serveTokenEnv, serveTokenFile } from "../../adapters/serve/defaults.js";
+import { findWorkspaceRoot } from "../../workspace/root.js";
+import type { CliContext } from "../command.js";
+import { CliError, exitCodes } from "../errors.js";
+import { packageRoot } from "../package-root.js";
+
+export interface SettingsOptions {
+  scope: SettingsScope;
+  dryRun: boolean;
+}
+
+/** Where `hookyard serve` listens for that agent's http hooks. */
+export interface HttpTarget {
+  port: number;
+}
+
+/** The agent names install-into and uninstall-from know. */
+export function checkAgent(agent: string | undefined): void {
+  if (agent !== "claude") {
+    throw new CliError(
+      "CLI_ERR_USAGE",
+      `unknown agent "${agent ?? ""}": hookyard knows claude (Claude Code)`,
+      exitCodes.usage,
+    );
+  }
+}
+
+/** --project and --user pick one file; neither is --project. */
+export function scopeOf(options: Record<string, unknown>): SettingsScope {
+  if (options.project && options.user) {
+    throw new CliError("CLI_ERR_USAGE", "--project and --user exclude each other: pick one", exitCodes.usage);
+  }
+  return options.user ? "user" : "project";
+}
+
+/**
+ * The command that agent runs for each event. The absolute path of node and of this hookyard's bin,
+ * so it works from any folder, without PATH (that agent may start with another PATH than your
+ * shell's), and runs the hookyard that was installed into it. No node flags: exec is a thin client
+ * of the workspace's daemon, which starts node with the flags isolates need.
+ */
+export function execCommand(): string {
+  return [process.execPath, join(packageRoot(), "bin", "hookyard.js")].map(shellWord).join(" ");
+}
+
+/** Routes every mapped event of that agent to hookyard, in its settings file. */
+export async function installInto(
+  context: CliContext,
+  options: SettingsOptions & { http?: HttpTarget },
+): Promise<number> {
+  const settings = await readSettings(await fileFor(context, options.scope));
+  const route: Route = options.http
+    ? { kind: "http", baseUrl: `http://127.0.0.1:${options.http.port}` }
+    : { kind: "command", exec: execCommand() };
+  const { data, report } = withHookyard(settings.data, hookyardEntries(route));
+  const say = (line: string) => context.stdout.write(`${line}\n`);
+  if (report.added.length + report.replaced.length === 0) {
+    say(
+      `hookyard is already in ${settings.file} for all ${report.unchanged.length} events: nothing to change`,
+    );
+    return exitCodes.ok;
+  }
+  await apply(context, settings, data, options.dryRun);
+  const [add, update] = options.dryRun ? ["would add", "would update"] : ["added", "updated"];
+  if (report.added.length > 0) say(`${add} hookyard for ${list(report.added)}`);
+  if (report.replaced.length > 0) say(`${update} hookyard for ${list(report.replaced)}`);
+  say(`${options.dryRun ? "dry run: nothing written to" : "written to"} ${settings.file}`);
+  if (options.http) {
+    say(
+      `Claude Code will POST each event to http://127.0.0.1:${options.http.port}/claude/<Event>: start the daemon`,
+    );
+    say(
+      `with \`hookyard serve --port ${options.http.port}\` and set ${serveTokenEnv} to its token (${serveTokenFile},`,
+    );
+    say("or the file given to --token-file) in the environment Claude Code starts from.");
+    say(
+      "warning: Claude Code itself fails open on http hooks: while hookyard serve is down (or not reachable), every event goes through unguarded, and no hook runs. A missing or wrong token is refused at PreToolUse and UserPromptSubmit by a running serve, but only a running serve can refuse. Without --http, hookyard exec refuses those events when no hook could run.",
+    );
+  }
+  return exitCodes.ok;
+}
+
+/** Removes exactly the entries install-into added, and the groups they leave empty. */
+export async function uninstallFrom(context: CliContext, options: SettingsOptions): Promise<number> {
+  const settings = await readSettings(await fileFor(context, options.scope));
+  const { data, removed } = withoutHookyard(settings.data);
+  const say = (line: string) => context.stdout.write(`${line}\n`);
+  if (removed.length === 0) {
+    say(`no hookyard entries in ${settings.file}: nothing to change`);
+    return exitCodes.ok;
+  }
+  await apply(context, settings, data, options.dryRun);
+  say(`${options.dryRun ? "would remove" : "removed"} hookyard from ${list(removed)}`);
+  say(`${options.dryRun ? "dry run: nothing written to" : "written to"} ${settings.file}`);
+  return exitCodes.ok;
+}
+
+async function fileFor(context: CliContext, scope: SettingsScope): Promise<string> {
+  return settingsPath(scope, { root: await findWorkspaceRoot(context.cwd), env: context.env });
+}
+
+/** Writes the new settings, or (dry run) prints the diff and writes nothing. */
+async function apply(
+  context: CliContext,
+  settings: SettingsFile,
+  data: Record<string, unknown>,
+  dryRun: boolean,
+): Promise<void> {
+  const text = formatSettings(settings, data);
+  if (dryRun) {
+    const from = settings.existed ? settings.file : "/dev/null";
+    context.stdout.write(unifiedDiff(settings.text, text, { from, to: settings.file }));
+    return;
+  }
+  if (text !== settings.text) await writeSettings(settings, text);
+}
+
+function list(events: string[]): string {
+  return `${events.length} event${events.length === 1 ? "" : "s"} (${events.join(", ")})`;
+}
