@@ -1,7 +1,15 @@
 import { z } from "zod";
+import type { FetchResult } from "../sandbox/broker/net.js";
+import type { ExecResult } from "../sandbox/broker/process.js";
 import type { FileStat } from "../sandbox/file-stat.js";
 import type { CtxOf, Point } from "./events.js";
 import { points } from "./events.js";
+
+/**
+ * How a hook runs: in-process with every right hookyard has (builtin and workspace hooks, and a
+ * community hook installed with --trust), or sandboxed in an isolate with only its grants.
+ */
+export type Trust = "trusted" | "sandboxed";
 
 /**
  * What a hook may hand back. Every field is optional; at most one decision object per call.
@@ -20,17 +28,8 @@ export type Decision = z.infer<typeof decisionSchema>;
 
 export type { FileStat } from "../sandbox/file-stat.js";
 
-export interface FetchResult {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-export interface ExecResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+// What api.net.fetch and api.process.exec resolve to is the broker's answer, for every trust level.
+export type { ExecResult, FetchResult };
 
 /** The host API a hook gets. Trusted hooks get it unrestricted; sandboxed hooks get it checked per grant. */
 export interface HookApi {

@@ -3,7 +3,10 @@ import type { Decision, HookApi, Matcher } from "../core/hook.js";
 import type { RewriteGrant } from "../sandbox/capabilities.js";
 
 export type Origin = "builtin" | "workspace" | "community";
-export type Trust = "trusted" | "sandboxed";
+
+import type { Trust } from "../core/hook.js";
+
+export type { Trust };
 
 /** Registration order for ties in priority: builtin, then workspace, then community. */
 export const originOrder: Record<Origin, number> = { builtin: 0, workspace: 1, community: 2 };

@@ -7,7 +7,6 @@ export { SandboxError, type SandboxErrorCode, sandboxErrorCodes, sandboxErrorMea
 export { defaultSandboxLimits } from "./runtime/limits.js";
 export { createSandbox } from "./runtime/sandbox.js";
 export type {
-  ChainOutcome,
   HookAnswer,
   HostServices,
   RunOptions,
@@ -15,4 +14,5 @@ export type {
   SandboxHook,
   SandboxLimits,
   SandboxOptions,
+  SyncChainVerdict,
 } from "./runtime/types.js";

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { describeIssues, RunnerError } from "../core/errors.js";
+import type { Trust } from "../core/hook.js";
 import { integrityHex } from "../package/integrity.js";
 import { packageNameSchema, packageVersionSchema } from "../package/manifest.js";
 import { parseGrant } from "../sandbox/capabilities.js";
@@ -40,8 +41,11 @@ export const lockEntrySchema = z.strictObject({
   /** The registry key that signed `name@version:integrity`, and its base64 signature. */
   keyId: z.string().min(1),
   signature: z.string().min(1),
-  /** "sandbox": runs in an isolate with `grants`; "trusted": runs in-process (said with --trust). */
-  trust: z.enum(["sandbox", "trusted"]),
+  /**
+   * "sandboxed": runs in an isolate with `grants`; "trusted": runs in-process (said with --trust).
+   * The file spells the sandboxed level "sandbox", as every hookyard.lock written so far does.
+   */
+  trust: z.enum(["sandbox", "trusted"]).transform((word): Trust => (word === "sandbox" ? "sandboxed" : word)),
   /** What the user granted: a subset of `requested`. */
   grants: z.array(grantStringSchema),
   /** What this version asks for (its manifest's ceiling), as grant strings. */
@@ -51,13 +55,13 @@ export const lockEntrySchema = z.strictObject({
   /** Every file of the package with its SRI sha512: what `verify` and the runner check the store against. */
   files: z.record(packageFileSchema, integritySchema),
 });
-export type LockEntry = z.infer<typeof lockEntrySchema>;
+export type LockEntry = z.output<typeof lockEntrySchema>;
 
 export const lockfileSchema = z.strictObject({
   lockfileVersion: z.literal(1),
   packages: z.record(packageNameSchema, lockEntrySchema),
 });
-export type Lockfile = z.infer<typeof lockfileSchema>;
+export type Lockfile = z.output<typeof lockfileSchema>;
 
 export function emptyLockfile(): Lockfile {
   return { lockfileVersion: 1, packages: {} };
@@ -92,7 +96,12 @@ export async function readLockfile(root: string): Promise<Lockfile | undefined> 
 /** The lockfile as written: sorted by name, two-space JSON, a final newline (stable diffs). */
 export function formatLockfile(lock: Lockfile): string {
   const packages = Object.fromEntries(
-    Object.entries(lock.packages).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    Object.entries(lock.packages)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, entry]) => [
+        name,
+        { ...entry, trust: entry.trust === "sandboxed" ? "sandbox" : entry.trust },
+      ]),
   );
   return `${JSON.stringify({ lockfileVersion: 1, packages }, null, 2)}\n`;
 }

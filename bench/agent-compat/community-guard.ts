@@ -71,10 +71,10 @@ export async function installCommunityGuard(setup: CommunityGuardSetup): Promise
   }
 
   const entry = (await readLockfile(workspace))?.packages[communityGuardName];
-  if (entry?.trust !== "sandbox") {
+  if (entry?.trust !== "sandboxed") {
     throw new AgentBenchError(
       "AGENT_BENCH_ERR_SETUP",
-      `hookyard install exited 0 in ${workspace}, but ${lockFileName} ${entry ? `says trust "${entry.trust}", not "sandbox"` : `has no entry for ${communityGuardName}`}`,
+      `hookyard install exited 0 in ${workspace}, but ${lockFileName} ${entry ? `says trust "${entry.trust}", not "sandboxed"` : `has no entry for ${communityGuardName}`}`,
     );
   }
 }

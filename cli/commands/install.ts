@@ -79,7 +79,7 @@ export default {
     }
     const how = result.trust === "trusted" ? "trusted: runs in-process" : "sandboxed";
     context.stdout.write(`installed ${result.name}@${result.version} (${how}) from ${result.registry}\n`);
-    if (result.trust === "sandbox") {
+    if (result.trust === "sandboxed") {
       for (const grant of result.grants) context.stdout.write(`  granted:     ${grantLine(grant)}\n`);
       for (const grant of result.declined) context.stdout.write(`  not granted: ${grantLine(grant)}\n`);
       if (result.grants.length === 0 && result.declined.length === 0) {

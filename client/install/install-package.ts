@@ -1,4 +1,5 @@
 import semver from "semver";
+import type { Trust } from "../../core/hook.js";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import type { ClientContext } from "../context.js";
 import { type RegistryFlags, registryAccess } from "../registry-access.js";
@@ -11,7 +12,7 @@ export interface InstallResult {
   name: string;
   version: string;
   integrity: string;
-  trust: "sandbox" | "trusted";
+  trust: Trust;
   grants: string[];
   declined: string[];
   registry: string;
@@ -55,7 +56,7 @@ export async function installPackage(
     // What was granted before carries over as far as this version still asks for it.
     const ceiling = parseGrants(installed.requested);
     const kept =
-      previous?.trust === "sandbox"
+      previous?.trust === "sandboxed"
         ? previous.grants.filter((text) => parseGrants([text]).every((g) => grantWithin(g, ceiling)))
         : [];
     ({ granted: grants, declined } = await chooseGrants(
@@ -66,7 +67,7 @@ export async function installPackage(
       { yes: how.yes },
     ));
   }
-  const trust = how.trust ? "trusted" : "sandbox";
+  const trust: Trust = how.trust ? "trusted" : "sandboxed";
   tx.lock.packages[spec.name] = { ...installed.entry, trust, grants };
   const range = spec.range ?? (semver.prerelease(version.version) ? version.version : `^${version.version}`);
   tx.config.data.community = { ...tx.config.data.community, [spec.name]: range };

@@ -82,6 +82,6 @@ export async function updatePackage(
       yes: Boolean(options.yes),
     },
   );
-  tx.lock.packages[name] = { ...installed.entry, trust: "sandbox", grants: granted };
+  tx.lock.packages[name] = { ...installed.entry, trust: "sandboxed", grants: granted };
   return { name, from: previous.version, to: version.version };
 }

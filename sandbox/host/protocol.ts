@@ -1,4 +1,4 @@
-import type { ChainOutcome, HookAnswer, HookSpec } from "../runtime/types.js";
+import type { HookAnswer, HookSpec, SyncChainVerdict } from "../runtime/types.js";
 
 /**
  * A hook's answer as it crosses from the sandbox process: without the hook's id, since a batch's
@@ -36,7 +36,7 @@ export type ToHost =
       slot: number;
       point: string;
       ctx: string;
-      outcome?: ChainOutcome | undefined;
+      outcome?: SyncChainVerdict | undefined;
       hooks: (string | HookSpec)[];
     }
   | { t: "drop"; id: string }

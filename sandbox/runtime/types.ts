@@ -41,7 +41,11 @@ export type HookAnswer =
     }
   | { hook: string; status: "error"; code: SandboxErrorCode; message: string; ms: number };
 
-export interface ChainOutcome {
+/**
+ * What the synchronous chain decided, as a background hook sees it (`api.outcome`): core's
+ * ChainVerdict as plain data, since the sandbox knows nothing of decisions.
+ */
+export interface SyncChainVerdict {
   verdict: string;
   hook?: string;
   reason?: string;
@@ -49,7 +53,7 @@ export interface ChainOutcome {
 
 export interface RunOptions {
   /** For background hooks: what the synchronous chain decided, given to the hook as `api.outcome`. */
-  outcome?: ChainOutcome;
+  outcome?: SyncChainVerdict;
 }
 
 export interface Sandbox {
@@ -120,7 +124,7 @@ export interface HookSpec {
 export interface RunRequest {
   point: string;
   ctxJson: string;
-  outcome?: ChainOutcome | undefined;
+  outcome?: SyncChainVerdict | undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ async function published(reg: TestRegistry, name: string, version = "1.0.0"): Pr
     integrity: v.integrity,
     keyId: v.keyId,
     signature: v.signature,
-    trust: "sandbox",
+    trust: "sandboxed",
     grants: [],
     requested: v.capabilities,
     main: "dist/hook.js",
@@ -28,8 +28,9 @@ async function published(reg: TestRegistry, name: string, version = "1.0.0"): Pr
 
 /** A workspace whose hookyard.lock holds `packages`, checked against the lockfile schema. */
 async function lockedWorkspace(packages: Record<string, LockEntry>): Promise<string> {
-  const lock = lockfileSchema.parse({ lockfileVersion: 1, packages });
-  return workspace({ "hookyard.lock": formatLockfile(lock) });
+  const text = formatLockfile({ lockfileVersion: 1, packages });
+  lockfileSchema.parse(JSON.parse(text));
+  return workspace({ "hookyard.lock": text });
 }
 
 async function audit(cwd: string, ...args: string[]) {

@@ -67,7 +67,7 @@ export async function installFixture(root: string, packages: FixturePackage[]): 
       integrity,
       keyId: "test-key",
       signature: "dGVzdA==",
-      trust: pkg.trust ?? "sandbox",
+      trust: pkg.trust ?? "sandboxed",
       grants: pkg.grants ?? [],
       // What the manifest asks for is the installer's business; here the user granted all of it.
       requested: pkg.grants ?? [],
