@@ -1,6 +1,10 @@
 import { AdapterError } from "../adapters/errors.js";
 import { ClientError } from "../client/errors.js";
 import { errorText, RunnerError } from "../core/errors.js";
+import { TarballError } from "../package/tarball/errors.js";
+import { RegistryError } from "../registry/errors.js";
+import { BrokerError } from "../sandbox/broker/errors.js";
+import { SandboxError } from "../sandbox/errors.js";
 import { CliError, clientExitCode, exitCodes } from "./errors.js";
 
 /** What to do about each failure: the one place where codes become advice. */
@@ -41,6 +45,21 @@ const filesystemCodes = new Set([
   "EROFS",
 ]);
 
+/**
+ * Every error family of hookyard: each has a stable `code` (documented in docs/errors.md, or for
+ * the registry and the sandbox on their own pages), shown as it is. Anything else is a bug.
+ */
+const codedFamilies = [
+  CliError,
+  ClientError,
+  AdapterError,
+  RunnerError,
+  RegistryError,
+  TarballError,
+  SandboxError,
+  BrokerError,
+];
+
 /** One clear line: code, what went wrong, what to do. Stacks only under --debug. */
 export function renderError(thrown: unknown, debug = false): Rendered {
   const errno = (thrown as NodeJS.ErrnoException | null)?.code;
@@ -48,15 +67,11 @@ export function renderError(thrown: unknown, debug = false): Rendered {
     thrown instanceof Error && typeof errno === "string" && filesystemCodes.has(errno)
       ? new CliError("CLI_ERR_FILESYSTEM", thrown.message, exitCodes.error, { cause: thrown })
       : thrown;
-  if (
-    error instanceof CliError ||
-    error instanceof ClientError ||
-    error instanceof AdapterError ||
-    error instanceof RunnerError
-  ) {
-    const remedy = remedies[error.code];
+  if (codedFamilies.some((family) => error instanceof family)) {
+    const coded = error as Error & { code: string };
+    const remedy = remedies[coded.code];
     return {
-      line: `hookyard: ${error.code}: ${error.message}${remedy ? ` (${remedy})` : ""}`,
+      line: `hookyard: ${coded.code}: ${coded.message}${remedy ? ` (${remedy})` : ""}`,
       exitCode:
         error instanceof CliError
           ? error.exitCode
