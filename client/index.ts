@@ -1,5 +1,7 @@
 // `hookyard/client`: the package client as a library. Nothing here prints or prompts; what a
 // person should see arrives through the context's callbacks, and every failure is a ClientError.
+
+export type { RegistryFlags } from "./access/registry-access.js";
 export type { ClientContext, Notice } from "./context.js";
 export { ClientError, type ClientErrorCode, clientErrorCodes } from "./errors.js";
 export type { GrantsAfterChange } from "./install/change-grants.js";
@@ -9,7 +11,6 @@ export type { Uninstalled } from "./install/uninstall-packages.js";
 export type { UpdateHow, UpdateOutcome } from "./install/update-package.js";
 export { type PackedPackage, packPackage as pack } from "./pack/pack-package.js";
 export { type Published, publish } from "./publish.js";
-export type { RegistryFlags } from "./registry-access.js";
 export {
   type Advisory,
   type PackageDocument,

@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { type RegistryFlags, registryAccess } from "./access/registry-access.js";
 import type { ClientContext } from "./context.js";
 import { ClientError } from "./errors.js";
 import { packPackage } from "./pack/pack-package.js";
 import { explainPublishRefusal } from "./pack/publish-refusal.js";
 import { readTarballPackage } from "./pack/tarball-package.js";
-import { type RegistryFlags, registryAccess } from "./registry-access.js";
 
 export interface Published {
   name: string;

@@ -1,3 +1,4 @@
+import type { RegistryFlags } from "./access/registry-access.js";
 import type { ClientContext } from "./context.js";
 import { changeGrants, type GrantsAfterChange } from "./install/change-grants.js";
 import { installFromLock as fillStore, type LockInstallSummary } from "./install/install-from-lock.js";
@@ -7,7 +8,6 @@ import { parsePackageSpec } from "./install/package-spec.js";
 import { InstallTransaction } from "./install/transaction.js";
 import { type Uninstalled, uninstallPackages } from "./install/uninstall-packages.js";
 import { type UpdateHow, type UpdateOutcome, updatePackage } from "./install/update-package.js";
-import type { RegistryFlags } from "./registry-access.js";
 
 /*
  * Each change to a workspace's community hooks is one transaction: the workspace is locked, and

@@ -8,12 +8,12 @@ import type { HookSettings } from "../core/hook.js";
 import { hookManifestSchema } from "../package/manifest.js";
 import { parseGrants } from "../sandbox/capabilities.js";
 import type { SandboxLimits } from "../sandbox/index.js";
-import { bundleHook } from "./bundle.js";
+import { Dispatcher } from "./chain/dispatch.js";
+import type { ChainOutcome } from "./chain/outcome.js";
 import { CommunitySandbox } from "./community-sandbox.js";
-import { Dispatcher } from "./dispatch.js";
 import { sandboxRule } from "./engines/sandbox.js";
+import { bundleHook } from "./load/bundle.js";
 import type { Logger } from "./logger.js";
-import type { ChainOutcome } from "./outcome.js";
 import { StateStore } from "./state.js";
 import { trustedApi } from "./trusted-api.js";
 

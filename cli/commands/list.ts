@@ -1,7 +1,7 @@
 import type { LoadProblem } from "../../core/errors.js";
-import type { ListedHook } from "../../runner/load-hooks.js";
+import type { ListedHook } from "../../runner/load/load-hooks.js";
+import { brokenReason, leftOutWhy } from "../../runner/load/not-in-force.js";
 import type { Logger } from "../../runner/logger.js";
-import { brokenReason, leftOutWhy } from "../../runner/not-in-force.js";
 import type { CliContext, Command } from "../command.js";
 import { table } from "../ui/table.js";
 
@@ -14,7 +14,7 @@ export default {
     { flags: "--all", description: "also show points that have no hooks" },
   ],
   async run(context, _args, options) {
-    const { loadHooks } = await import("../../runner/load-hooks.js");
+    const { loadHooks } = await import("../../runner/load/load-hooks.js");
     const hooks = await loadHooks({ cwd: context.cwd, logger: contextLogger(context), prestart: false });
     try {
       const chains = hooks.list();

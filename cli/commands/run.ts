@@ -111,7 +111,7 @@ async function session(
   options: Record<string, unknown>,
   run: { model: Model; prompt: string; cwd: string; maxSteps: number },
 ): Promise<number> {
-  const { loadHooks } = await import("../../runner/load-hooks.js");
+  const { loadHooks } = await import("../../runner/load/load-hooks.js");
   const { runAgent } = await import("../../runner/agent/loop.js");
   const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
   const hooks = await loadHooks({ cwd: run.cwd });

@@ -275,7 +275,7 @@ async function inProcess(
     // exec's own command, without the CLI around it (commander and every other command's module):
     // the plain form needs no parsing, and errors are rendered as the CLI renders them.
     const [{ default: execCommand }, { renderError }, { Readable, Writable }] = await Promise.all([
-      import("../commands/exec.js"),
+      import("../commands/agents/exec.js"),
       import("../error-message.js"),
       import("node:stream"),
     ]);

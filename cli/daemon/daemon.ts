@@ -19,7 +19,7 @@ import {
   maxInputBytes,
 } from "../../adapters/claude/protocol/index.js";
 import { errorText } from "../../core/errors.js";
-import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
+import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import { packageVersion } from "../package-root.js";
 import { hookCount, LiveHooks } from "../serve/live-hooks.js";

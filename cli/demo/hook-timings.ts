@@ -1,4 +1,4 @@
-import type { Hooks } from "../../runner/load-hooks.js";
+import type { Hooks } from "../../runner/load/load-hooks.js";
 
 export interface HookTiming {
   hook: string;

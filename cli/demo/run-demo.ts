@@ -9,7 +9,7 @@ import { RegistryClient } from "../../client/registry-client.js";
 import { buildRegistry } from "../../registry/app.js";
 import { runAgent } from "../../runner/agent/loop.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
-import { loadHooks } from "../../runner/load-hooks.js";
+import { loadHooks } from "../../runner/load/load-hooks.js";
 import type { CliContext } from "../command.js";
 import { CliError } from "../errors.js";
 import { packageRoot } from "../package-root.js";

@@ -1,5 +1,5 @@
 import { errorText } from "../../core/errors.js";
-import type { Hooks } from "../../runner/load-hooks.js";
+import type { Hooks } from "../../runner/load/load-hooks.js";
 
 /** One load of the workspace's hooks, and the requests using it. */
 interface Generation {

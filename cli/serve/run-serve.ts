@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { join, resolve } from "node:path";
 import { serveTokenFile } from "../../adapters/serve/defaults.js";
 import { errorText } from "../../core/errors.js";
-import { loadHooks } from "../../runner/load-hooks.js";
+import { loadHooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";

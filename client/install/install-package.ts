@@ -1,8 +1,8 @@
 import semver from "semver";
 import type { Trust } from "../../core/hook.js";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
+import { type RegistryFlags, registryAccess } from "../access/registry-access.js";
 import type { ClientContext } from "../context.js";
-import { type RegistryFlags, registryAccess } from "../registry-access.js";
 import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
 import { installVersion } from "./install-version.js";
 import { type PackageSpec, resolveVersion } from "./package-spec.js";

@@ -1,7 +1,7 @@
 import semver from "semver";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
+import { type RegistryFlags, registryAccess } from "../access/registry-access.js";
 import type { ClientContext } from "../context.js";
-import { type RegistryFlags, registryAccess } from "../registry-access.js";
 import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
 import { registryOfResolved } from "./install-from-lock.js";
 import { installVersion } from "./install-version.js";

@@ -3,7 +3,7 @@ import { dirname, join, posix, relative, resolve } from "node:path";
 import { computeIntegrity } from "../../package/integrity.js";
 import { TarballError } from "../../package/tarball/errors.js";
 import { type PackEntry, packTarball } from "../../package/tarball/pack.js";
-import { BundleError, bundleHook } from "../../runner/bundle.js";
+import { BundleError, bundleHook } from "../../runner/load/bundle.js";
 import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import { ClientError } from "../errors.js";
 import { defaultEntries } from "./default-entries.js";

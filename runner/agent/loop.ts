@@ -3,8 +3,8 @@ import { z } from "zod";
 import { describeIssues, errorText, RunnerError } from "../../core/errors.js";
 import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point } from "../../core/events.js";
 import { jsonDataIssue } from "../../core/json-data.js";
-import type { Hooks } from "../load-hooks.js";
-import type { Attributed, ChainOutcome } from "../outcome.js";
+import type { Attributed, ChainOutcome } from "../chain/outcome.js";
+import type { Hooks } from "../load/load-hooks.js";
 import type { Model } from "./model.js";
 import { defaultTools, type Tool, ToolFailure } from "./tools.js";
 

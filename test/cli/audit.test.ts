@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lockEntryRegistry } from "../../client/lock-registry.js";
+import { lockEntryRegistry } from "../../client/access/lock-registry.js";
 import { formatLockfile, type LockEntry, lockfileSchema } from "../../workspace/lockfile.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ListedHook } from "../../runner/load-hooks.js";
+import type { ListedHook } from "../../runner/load/load-hooks.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";
 import { installFixture, noticeHook } from "../runner/lock-fixture.js";

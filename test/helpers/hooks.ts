@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { ctxSchema, type Point } from "../../core/events.js";
 import type { HookDefinition } from "../../core/hook.js";
+import { Dispatcher } from "../../runner/chain/dispatch.js";
 import { compileRule } from "../../runner/compile-rule.js";
-import { Dispatcher } from "../../runner/dispatch.js";
-import type { Hooks } from "../../runner/load-hooks.js";
+import type { Hooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import { StateStore } from "../../runner/state.js";
 import { trustedApi } from "../../runner/trusted-api.js";

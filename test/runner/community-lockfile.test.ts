@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { computeIntegrity } from "../../package/integrity.js";
-import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
+import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import { formatLockfile, lockFileName } from "../../workspace/lockfile.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { recordingLogger } from "../helpers/logger.js";

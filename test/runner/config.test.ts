@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readWorkspaceConfig } from "../../runner/config.js";
+import { readWorkspaceConfig } from "../../runner/load/config.js";
 import { tempDir, writeFiles } from "../helpers/temp.js";
 
 async function configOf(json: string | object) {

@@ -1,8 +1,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineHook, type HookDefinition } from "../../core/hook.js";
+import { Dispatcher, type DispatcherOptions } from "../../runner/chain/dispatch.js";
 import { compileRule } from "../../runner/compile-rule.js";
-import { Dispatcher, type DispatcherOptions } from "../../runner/dispatch.js";
 import type { Origin, Rule } from "../../runner/rule.js";
 import { StateStore } from "../../runner/state.js";
 import { trustedApi } from "../../runner/trusted-api.js";

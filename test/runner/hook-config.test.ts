@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
+import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import { type SandboxedHook, sandboxedHook } from "../../runner/testing.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { recordingLogger } from "../helpers/logger.js";

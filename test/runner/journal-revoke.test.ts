@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CtxJournal } from "../../runner/journal.js";
+import { CtxJournal } from "../../runner/chain/journal.js";
 
 interface Ctx {
   sessionId: string;

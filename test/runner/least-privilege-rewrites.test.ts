@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Point } from "../../core/events.js";
 import { type AgentEvent, runAgent } from "../../runner/agent/loop.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
-import { type CommunityHookConfig, type Hooks, loadHooks } from "../../runner/load-hooks.js";
+import { type CommunityHookConfig, type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
 import { recordingLogger } from "../helpers/logger.js";
 import { tempDir } from "../helpers/temp.js";

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Point } from "../../core/events.js";
-import { type Hooks, loadHooks } from "../../runner/load-hooks.js";
+import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { recordingLogger } from "../helpers/logger.js";
 import { tempDir, writeFiles } from "../helpers/temp.js";

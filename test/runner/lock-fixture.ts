@@ -4,7 +4,7 @@ import { computeIntegrity } from "../../package/integrity.js";
 import { extractPackage } from "../../package/tarball/extract.js";
 import { inspectTarball } from "../../package/tarball/inspect.js";
 import { packTarball } from "../../package/tarball/pack.js";
-import { bundleHook } from "../../runner/bundle.js";
+import { bundleHook } from "../../runner/load/bundle.js";
 import {
   formatLockfile,
   type LockEntry,

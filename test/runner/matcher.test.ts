@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RunnerError } from "../../core/errors.js";
 import type { Matcher } from "../../core/hook.js";
-import { Dispatcher } from "../../runner/dispatch.js";
-import { compileMatcher } from "../../runner/matcher.js";
+import { Dispatcher } from "../../runner/chain/dispatch.js";
+import { compileMatcher } from "../../runner/chain/matcher.js";
 import { agentAfter, toolAfter, toolBefore } from "../helpers/ctx.js";
 import { recordingLogger } from "../helpers/logger.js";
 import { harness, ruleOf } from "./helpers.js";

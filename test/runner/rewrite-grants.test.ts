@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRedaction, markerEnd, scopeRewrite } from "../../runner/rewrite-grants.js";
+import { isRedaction, markerEnd, scopeRewrite } from "../../runner/chain/rewrite-grants.js";
 import { parseGrants, type RewriteGrant } from "../../sandbox/capabilities.js";
 
 const grants = (...texts: string[]) => parseGrants(texts) as RewriteGrant[];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { type AgentEvent, runAgent } from "../../runner/agent/loop.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
-import { type CommunityHookConfig, loadHooks } from "../../runner/load-hooks.js";
+import { type CommunityHookConfig, loadHooks } from "../../runner/load/load-hooks.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
 import type { Sandbox } from "../../sandbox/index.js";
 import { recordingLogger } from "../helpers/logger.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runAgent } from "../../runner/agent/loop.js";
 import { ScriptedModel } from "../../runner/agent/models/scripted.js";
-import { type CommunityHookConfig, loadHooks } from "../../runner/load-hooks.js";
+import { type CommunityHookConfig, loadHooks } from "../../runner/load/load-hooks.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
 import { recordingLogger } from "../helpers/logger.js";
 import { tempDir, workspace } from "../helpers/temp.js";

@@ -78,7 +78,7 @@ export function claudeCommandRule(config: ClaudeCommandConfig, context: CompileC
       if (agentMatcher !== undefined && field !== undefined) {
         const answer = matches(String(input[field] ?? ""));
         if (answer === false) return undefined;
-        // Stopped by the regex budget: it counts as a match, so a guard still checks (runner/matcher.ts, LateMatch).
+        // Stopped by the regex budget: it counts as a match, so a guard still checks (runner/chain/matcher.ts, LateMatch).
         if (answer === "timeout") {
           api.log(
             `warning: matcher ${JSON.stringify(agentMatcher.slice(0, 80))} on "${field}" took more than ${matchBudgetMs} ms on this input and was stopped, so the hook runs; simplify the pattern`,

@@ -1,6 +1,6 @@
 import { errorText } from "../../../core/errors.js";
-import type { Hooks } from "../../../runner/load-hooks.js";
-import type { ChainOutcome } from "../../../runner/outcome.js";
+import type { ChainOutcome } from "../../../runner/chain/outcome.js";
+import type { Hooks } from "../../../runner/load/load-hooks.js";
 import {
   type ContinueGuard,
   maxContinues as defaultMaxContinues,

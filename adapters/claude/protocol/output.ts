@@ -1,5 +1,5 @@
 import type { Point } from "../../../core/events.js";
-import type { ChainOutcome } from "../../../runner/outcome.js";
+import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
 import { capText, hookNames, injectText, outputCap } from "./text.js";
 import { argsToAgent } from "./tools.js";

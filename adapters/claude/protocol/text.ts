@@ -1,4 +1,4 @@
-import type { Attributed } from "../../../runner/outcome.js";
+import type { Attributed } from "../../../runner/chain/outcome.js";
 
 /** That agent's limit on hook output that reaches its context; every string hookyard writes for it is held to it. */
 export const outputCap = 10_000;

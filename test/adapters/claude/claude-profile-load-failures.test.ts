@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { handleClaudeEvent } from "../../../adapters/claude/protocol/index.js";
-import { loadHooks } from "../../../runner/load-hooks.js";
+import { loadHooks } from "../../../runner/load/load-hooks.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";
 import { inputFor } from "./claude-profile-inputs.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { handleClaudeEvent, memoryContinueGuard } from "../../../adapters/claude/protocol/index.js";
 import type { HookDefinition, Matcher } from "../../../core/hook.js";
-import { compileMatcher } from "../../../runner/matcher.js";
+import { compileMatcher } from "../../../runner/chain/matcher.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { hooksOf } from "../../helpers/hooks.js";
 import { recordingLogger } from "../../helpers/logger.js";

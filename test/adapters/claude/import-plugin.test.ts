@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { handleClaudeEvent } from "../../../adapters/claude/protocol/handle.js";
 import { expandPluginRoot } from "../../../adapters/claude/settings/shell-words.js";
-import { type Hooks, loadHooks } from "../../../runner/load-hooks.js";
+import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { runCli } from "../../helpers/run-cli.js";
@@ -15,7 +15,7 @@ import { noBash, noPython } from "./command-profile-helpers.js";
 // Until cli/commands/index.ts lists it, the command under test is added here (once, by name).
 vi.mock("../../../cli/commands/index.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../../cli/commands/index.js")>();
-  const mine = (await import("../../../cli/commands/import.js")).default;
+  const mine = (await import("../../../cli/commands/agents/import.js")).default;
   return { commands: [...original.commands.filter((command) => command.name !== mine.name), mine] };
 });
 

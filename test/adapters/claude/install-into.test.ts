@@ -9,8 +9,8 @@ import { tempDir, workspace } from "../../helpers/temp.js";
 vi.mock("../../../cli/commands/index.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../../cli/commands/index.js")>();
   const mine = [
-    (await import("../../../cli/commands/install-into.js")).default,
-    (await import("../../../cli/commands/uninstall-from.js")).default,
+    (await import("../../../cli/commands/agents/install-into.js")).default,
+    (await import("../../../cli/commands/agents/uninstall-from.js")).default,
   ];
   const names = new Set(mine.map((command) => command.name));
   return { commands: [...original.commands.filter((command) => !names.has(command.name)), ...mine] };

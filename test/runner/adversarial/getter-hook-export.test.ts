@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadWorkspaceHooks } from "../../../runner/loaders/workspace.js";
+import { loadWorkspaceHooks } from "../../../runner/load/workspace.js";
 import { workspace } from "../../helpers/temp.js";
 
 describe("a workspace hook file whose default export answers differently on every read", () => {

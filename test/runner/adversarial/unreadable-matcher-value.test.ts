@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileMatcher } from "../../../runner/matcher.js";
+import { compileMatcher } from "../../../runner/chain/matcher.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { harness } from "../helpers.js";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { Dispatcher } from "../../../runner/chain/dispatch.js";
 import { type ConfigRule, compileRule } from "../../../runner/compile-rule.js";
-import { Dispatcher } from "../../../runner/dispatch.js";
 import type { Logger } from "../../../runner/logger.js";
 import { StateStore } from "../../../runner/state.js";
 import { trustedApi } from "../../../runner/trusted-api.js";

@@ -1,0 +1,33 @@
+import type { Command, CommandGroup } from "../../command.js";
+
+const claudePlugin = {
+  name: "claude-plugin",
+  summary: "Turn a Claude Code plugin's hooks/hooks.json into rules in hookyard.json",
+  args: [{ name: "<dir>", description: "the plugin's folder (the one holding hooks/hooks.json)" }],
+  options: [
+    { flags: "--dry-run", description: "print the change to hookyard.json as a diff and write nothing" },
+    {
+      flags: "--skip-unsupported",
+      description: "import the command hooks even if the plugin has hooks hookyard cannot run",
+    },
+  ],
+  help: [
+    "Each command hook becomes a rule with engine command and profile claude: the script runs unchanged,",
+    "with that agent's input on stdin, and $CLAUDE_PLUGIN_ROOT written out as the plugin's folder.",
+    "Timeouts become milliseconds; a matcher keeps that agent's form. Rules already imported are skipped.",
+  ].join("\n"),
+  async run(context, args, options) {
+    const { importClaudePlugin } = await import("../../agent-settings/import-plugin.js");
+    return importClaudePlugin(context, args[0] as string, {
+      dryRun: Boolean(options.dryRun),
+      skipUnsupported: Boolean(options.skipUnsupported),
+    });
+  },
+} satisfies Command;
+
+/** `hookyard import claude-plugin <dir>`: one subcommand per format hookyard can read hooks from. */
+export default {
+  name: "import",
+  summary: "Import hooks written for another tool as hookyard rules",
+  subcommands: [claudePlugin],
+} satisfies CommandGroup;

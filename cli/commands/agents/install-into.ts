@@ -1,0 +1,39 @@
+import { defaultServePort } from "../../../adapters/serve/defaults.js";
+import type { Command } from "../../command.js";
+import { CliError, exitCodes } from "../../errors.js";
+import { portOption } from "../../port-option.js";
+
+export default {
+  name: "install-into",
+  summary: "Route a coding agent's hooks to hookyard, in that agent's settings file",
+  args: [{ name: "<agent>", description: "the agent: claude (Claude Code)" }],
+  options: [
+    { flags: "--project", description: "write the project's .claude/settings.json (the default)" },
+    { flags: "--user", description: "write ~/.claude/settings.json (every project)" },
+    {
+      flags: "--http",
+      description: "route to the hookyard serve daemon (http hooks) instead of a process per event",
+    },
+    { flags: "--port <port>", description: `the daemon's port, with --http (default ${defaultServePort})` },
+    { flags: "--dry-run", description: "print the change as a diff and write nothing" },
+  ],
+  help: [
+    "Adds one hook per mapped event (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop,",
+    "SubagentStop, SessionStart, SessionEnd, PreCompact, Notification) that runs",
+    "`hookyard exec --profile claude <Event>`, or with --http calls `hookyard serve`. Your own hooks stay",
+    "as they are; running it again changes nothing; `hookyard uninstall-from claude` takes it out again.",
+  ].join("\n"),
+  async run(context, args, options) {
+    const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");
+    checkAgent(args[0]);
+    if (options.port !== undefined && !options.http) {
+      throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);
+    }
+    const port = options.port === undefined ? defaultServePort : portOption(options.port, 1);
+    return installInto(context, {
+      scope: scopeOf(options),
+      dryRun: Boolean(options.dryRun),
+      ...(options.http ? { http: { port } } : {}),
+    });
+  },
+} satisfies Command;

@@ -1,0 +1,17 @@
+import type { Command } from "../../command.js";
+
+export default {
+  name: "uninstall-from",
+  summary: "Remove what install-into added to a coding agent's settings file, and nothing else",
+  args: [{ name: "<agent>", description: "the agent: claude (Claude Code)" }],
+  options: [
+    { flags: "--project", description: "the project's .claude/settings.json (the default)" },
+    { flags: "--user", description: "~/.claude/settings.json" },
+    { flags: "--dry-run", description: "print the change as a diff and write nothing" },
+  ],
+  async run(context, args, options) {
+    const { checkAgent, scopeOf, uninstallFrom } = await import("../../agent-settings/install-into.js");
+    checkAgent(args[0]);
+    return uninstallFrom(context, { scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
+  },
+} satisfies Command;

@@ -1,0 +1,99 @@
+import { resolve } from "node:path";
+import type { Registry } from "../../../registry/app.js";
+import type { Command } from "../../command.js";
+import { CliError, exitCodes, registryFailure } from "../../errors.js";
+import { portOption } from "../../port-option.js";
+
+const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export default {
+  name: "serve",
+  summary: "Run a registry: the HTTP API, an sqlite database and the tarballs, all in --data",
+  options: [
+    {
+      flags: "--data <dir>",
+      description: "the registry's data directory (created if missing)",
+      required: true,
+    },
+    { flags: "--port <port>", description: "TCP port (0 picks a free one)", default: "4873" },
+    { flags: "--host <address>", description: "address to listen on", default: "127.0.0.1" },
+    {
+      flags: "--trust-proxy <addresses>",
+      description:
+        "behind a reverse proxy: the proxies (comma-separated addresses) whose X-Forwarded-For to believe",
+    },
+    {
+      flags: "--log-level <level>",
+      description: "JSON logs on stdout from this level",
+      default: "info",
+      choices: logLevels,
+    },
+  ],
+  help: [
+    "The first start on an empty data directory makes an admin token and prints it once, on stderr.",
+    "Logs are JSON lines on stdout. SIGINT or SIGTERM stops it after the requests in flight.",
+    "Listening on anything but 127.0.0.1 exposes the registry to your network: put it behind TLS.",
+  ].join("\n"),
+  async run(context, _args, options) {
+    const port = portOption(options.port, 0);
+    const host = String(options.host);
+    const dataDir = resolve(context.cwd, String(options.data));
+    const { buildRegistry } = await import("../../../registry/app.js");
+    const { RegistryError } = await import("../../../registry/errors.js");
+    let app: Registry;
+    try {
+      app = await buildRegistry({
+        dataDir,
+        logger: { level: String(options.logLevel), stream: context.stdout },
+        trustProxy: typeof options.trustProxy === "string" ? options.trustProxy : false,
+      });
+    } catch (error) {
+      throw error instanceof RegistryError ? registryFailure(error) : error;
+    }
+    let address: string;
+    try {
+      address = await app.listen({ port, host });
+    } catch (error) {
+      await app.close();
+      throw listenError(error as NodeJS.ErrnoException, host, port);
+    }
+    const { initialAdminToken, dataDir: layout } = app.registry;
+    if (initialAdminToken) {
+      context.stderr.write(
+        `admin token (shown this once; store it now): ${initialAdminToken}\n` +
+          "  make more with: hookyard registry token create --owner <name> --data <dir>\n",
+      );
+    }
+    context.stderr.write(`hookyard registry listening on ${address} (data: ${layout.root})\n`);
+    const signal = await new Promise<NodeJS.Signals>((done) => {
+      const stop = (received: NodeJS.Signals) => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        done(received);
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    context.stderr.write(`${signal}: finishing requests in flight, then stopping\n`);
+    await app.close();
+    context.stderr.write("hookyard registry stopped\n");
+    return exitCodes.ok;
+  },
+} satisfies Command;
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): CliError {
+  if (error.code === "EADDRINUSE") {
+    return new CliError(
+      "CLI_ERR_PORT_IN_USE",
+      `${host}:${port} is already in use (stop what is listening there, or pass another --port)`,
+      exitCodes.error,
+      { cause: error },
+    );
+  }
+  return new CliError(
+    "CLI_ERR_LISTEN",
+    `cannot listen on ${host}:${port}: ${error.message} (pass a --host this machine has and a --port you may use)`,
+    exitCodes.error,
+    { cause: error },
+  );
+}
