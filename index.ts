@@ -29,6 +29,6 @@ export type { Model, ModelRequest, ModelResult } from "./runner/agent/model.js";
 export { OpenAIModel, type OpenAIModelOptions } from "./runner/agent/models/openai.js";
 export { type Script, ScriptedModel } from "./runner/agent/models/scripted.js";
 export { defaultTools, type Tool, ToolFailure } from "./runner/agent/tools.js";
-export { type Hooks, type ListedHook, type LoadHooksOptions, loadHooks } from "./runner/load-hooks.js";
+export type { Attributed, ChainOutcome, DispatchWarning, HookRun } from "./runner/chain/outcome.js";
+export { type Hooks, type ListedHook, type LoadHooksOptions, loadHooks } from "./runner/load/load-hooks.js";
 export type { Logger } from "./runner/logger.js";
-export type { Attributed, ChainOutcome, DispatchWarning, HookRun } from "./runner/outcome.js";
