@@ -64,6 +64,34 @@ describe("start(): the sandbox process boots before the first call", () => {
     }
   });
 
+  it("a process that dies while it starts: the hook waiting for it did not run, answers SANDBOX_ERR_STARTUP, and is not quarantined for it", async () => {
+    const sandbox = createSandbox({
+      isolation: "process",
+      root: await workspace(),
+      host,
+      quarantineAfter: 1,
+    });
+    try {
+      sandbox.start();
+      const answer = sandbox.run("notify", "{}", [hook]);
+      // At once: Node takes far longer than this to start, let alone to load isolated-vm.
+      process.kill(sandbox.pid as number, "SIGKILL");
+      expect(await answer).toMatchObject([
+        {
+          status: "error",
+          code: "SANDBOX_ERR_STARTUP",
+          message: expect.stringContaining("the sandbox process died while starting (signal SIGKILL)"),
+        },
+      ]);
+      expect(sandbox.quarantined.size).toBe(0);
+      expect(await sandbox.run("notify", "{}", [hook])).toMatchObject([
+        { status: "ok", decision: { notice: "hi" } },
+      ]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it("closing while the process still boots ends it", async () => {
     const sandbox = await sandboxIn("process");
     sandbox.start();
