@@ -21,7 +21,10 @@ export default defineConfig({
     // `hookyard exec` answers in its own process unless a test asks for the daemon route (and
     // stops the daemons it started): no test leaves a daemon behind by accident.
     env: { HOOKYARD_EXEC_ROUTE: "inprocess" },
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Hang detectors, not measures: a test that passes is never slower for them. Many tests start
+    // processes (the bin, daemons, a registry, sandbox processes), and on a 2-core machine at a load
+    // of 10 one of them took 60 s to run the bin a dozen times; 20 s failed healthy tests there.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

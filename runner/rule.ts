@@ -31,6 +31,12 @@ export interface Rule {
   /** True when the engine enforces timeoutMs itself (and cleans up, e.g. kills a process group). */
   readonly selfTimed: boolean;
   /**
+   * How long a self-timed engine may take to get ready before a call can start (the sandbox
+   * process booting). The engine bounds that wait itself and counts none of it against timeoutMs;
+   * dispatch's own timeout, the backstop, allows it on top.
+   */
+  readonly startupMs?: number;
+  /**
    * What a returned rewrite may change (a sandboxed hook's `rewrite` and `redact` grants): a change
    * outside them is undone with a warning, the rest applies; none at all (`[]`) drops every rewrite.
    * Absent means anything rewritable (trusted hooks, command and http hooks).

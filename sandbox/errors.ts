@@ -9,6 +9,8 @@ const meanings = {
   SANDBOX_ERR_MEMORY:
     "The hook ran past its memory limit, or was stopped for time with its heap at 80% of it or more; its isolate was disposed",
   SANDBOX_ERR_CRASHED: "The sandbox process died while the hook was running",
+  SANDBOX_ERR_STARTUP:
+    "The sandbox process did not start (in time, or at all) before the hook could run; the hook did not run",
   SANDBOX_ERR_RESULT: "The hook returned something that is not a JSON decision object, or too much of it",
   SANDBOX_ERR_CTX_TOO_LARGE: "The ctx is larger than the hook's maxCtxBytes",
   SANDBOX_ERR_COMPILE:

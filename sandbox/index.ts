@@ -4,7 +4,7 @@
  * capability broker. Nothing here loads isolated-vm into this process unless isolation is inline.
  */
 export { SandboxError, type SandboxErrorCode, sandboxErrorCodes, sandboxErrorMeaning } from "./errors.js";
-export { defaultSandboxLimits } from "./runtime/limits.js";
+export { defaultSandboxLimits, sandboxStartupMs } from "./runtime/limits.js";
 export { createSandbox } from "./runtime/sandbox.js";
 export type {
   HookAnswer,

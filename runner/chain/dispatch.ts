@@ -311,7 +311,7 @@ export class Dispatcher {
     point: Point,
     timeoutMs = rule.timeoutMs,
   ): Promise<T> {
-    const ms = timeoutMs + (rule.selfTimed ? selfTimedGraceMs : 0);
+    const ms = timeoutMs + (rule.selfTimed ? selfTimedGraceMs + (rule.startupMs ?? 0) : 0);
     return new Promise<T>((resolve, reject) => {
       const watch = this.watchdog.start(ms, () => {
         reject(

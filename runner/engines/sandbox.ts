@@ -2,7 +2,7 @@ import { describeIssues, RunnerError } from "../../core/errors.js";
 import type { Point } from "../../core/events.js";
 import { type HookSettings, hookSettingsSchema } from "../../core/hook.js";
 import { type Grant, isRewriteGrant } from "../../sandbox/capabilities.js";
-import type { SandboxLimits } from "../../sandbox/index.js";
+import { type SandboxLimits, sandboxStartupMs } from "../../sandbox/index.js";
 import type { Rule } from "../rule.js";
 import { type CompileContext, ruleSettings } from "./settings.js";
 
@@ -46,6 +46,8 @@ export function sandboxRule(config: SandboxRuleConfig, context: CompileContext):
     engine: "sandbox",
     source: config.source,
     selfTimed: true,
+    // The first call may wait for the sandbox process to boot: the supervisor bounds that on its own.
+    startupMs: sandboxStartupMs,
     // Enforced on the host when the answer is applied: the isolate's word about its grants is never asked.
     rewrites: config.grants.filter(isRewriteGrant),
     batch: sandbox.batch,

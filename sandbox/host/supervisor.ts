@@ -2,14 +2,13 @@ import { type ChildProcess, fork } from "node:child_process";
 import { closeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { sandboxErrorCodes } from "../errors.js";
+import { sandboxStartupMs } from "../runtime/limits.js";
 import type { Backend, BackendOptions, HookAnswer, HookSpec, RunRequest } from "../runtime/types.js";
 import { createProgressFile, readProgress } from "./progress-file.js";
 import type { FromHost, HookResult, ToHost } from "./protocol.js";
 
 /** Beyond a hook's wallMs, how long the supervisor waits for its answer before it kills the process. */
 const graceMs = 1_000;
-/** A fresh process must boot Node and load isolated-vm before its first answer. */
-const startupMs = 5_000;
 /** How long close() lets the process flush its audit log before killing it. */
 const closeMs = 2_000;
 const stderrTailBytes = 2_048;
@@ -35,7 +34,11 @@ interface HostProcess {
   readonly progressFd: number | undefined;
   /** Progress-file slots held by this process's batches in flight. */
   readonly slots: Set<number>;
+  /** Date.now() at the fork: the start-up limit counts from here. */
+  readonly forkedAt: number;
   ready: boolean;
+  /** Killed for not getting ready within sandboxStartupMs. */
+  startupTimedOut: boolean;
   ended: boolean;
   stderr: string;
   /** Batches sent and not yet answered: while there are any, the process keeps the agent's alive. */
@@ -49,10 +52,12 @@ interface PendingRun {
   readonly hooks: readonly HookSpec[];
   readonly answers: HookAnswer[];
   readonly done: (answers: HookAnswer[]) => void;
-  /** Date.now() when the first hook without a known answer started, as far as messages tell. */
+  /**
+   * Date.now() when the first hook without a known answer started, as far as messages tell: for
+   * the first hook, when the request was sent or, if the process was still booting, when it said
+   * it was ready (it runs the requests that waited for it at once, in order).
+   */
   startedAt: number;
-  /** Extra time for the first hook while a new process boots. */
-  startupMs: number;
   timer: NodeJS.Timeout | undefined;
   /** The index of the hook that was overdue when the process was killed for it. */
   overdue: number | undefined;
@@ -103,7 +108,6 @@ export class SandboxSupervisor implements Backend {
         answers: [],
         done,
         startedAt: Date.now(),
-        startupMs: host.ready ? 0 : startupMs,
         timer: undefined,
         overdue: undefined,
       };
@@ -175,7 +179,9 @@ export class SandboxSupervisor implements Backend {
       known: new Set(),
       progressFd,
       slots: new Set(),
+      forkedAt: Date.now(),
       ready: false,
+      startupTimedOut: false,
       ended: false,
       stderr: "",
       inFlight: 0,
@@ -216,9 +222,17 @@ export class SandboxSupervisor implements Backend {
 
   private receive(host: HostProcess, message: FromHost): void {
     switch (message.t) {
-      case "ready":
+      case "ready": {
         host.ready = true;
+        // The batches that waited for the boot start now: their first hook's timer starts here.
+        const now = Date.now();
+        for (const run of this.pending.values()) {
+          if (run.host !== host || run.answers.length > 0) continue;
+          run.startedAt = now;
+          this.arm(run, 0, now);
+        }
         return;
+      }
       case "answers": {
         const run = this.pending.get(message.r);
         if (!run || run.host !== host) return;
@@ -289,21 +303,25 @@ export class SandboxSupervisor implements Backend {
     return { results: kept.map((record) => record.result), startedAt: kept.at(-1)?.at ?? run.startedAt };
   }
 
-  /** When the hook at `index`, started at `startedAt`, is overdue. */
+  /** When the hook at `index`, started at `startedAt`, is overdue; while the process boots, when its start-up is. */
   private deadline(run: PendingRun, index: number, startedAt: number): number {
+    if (!run.host.ready) return run.host.forkedAt + sandboxStartupMs;
     const hook = run.hooks[index] as HookSpec;
-    return startedAt + hook.limits.wallMs + graceMs + (index === 0 ? run.startupMs : 0);
+    return startedAt + hook.limits.wallMs + graceMs;
   }
 
   /**
    * Sets the timer for the batch whose hook `index` runs since `startedAt`: at that hook's
    * deadline, or sooner if a later hook, starting now, could be overdue first (a shorter wallMs,
-   * or no start-up allowance), since the timer learns that a later hook started only when it fires.
+   * or a hook that waited for the process to boot), since the timer learns that a later hook
+   * started only when it fires. While the process boots, no hook runs: the timer is its start-up's.
    */
   private arm(run: PendingRun, index: number, startedAt: number): void {
     const now = Date.now();
     let at = this.deadline(run, index, startedAt);
-    for (const later of run.hooks.slice(index + 1)) at = Math.min(at, now + later.limits.wallMs + graceMs);
+    if (run.host.ready) {
+      for (const later of run.hooks.slice(index + 1)) at = Math.min(at, now + later.limits.wallMs + graceMs);
+    }
     clearTimeout(run.timer);
     run.timer = setTimeout(() => this.check(run), Math.max(0, at - now));
   }
@@ -317,7 +335,8 @@ export class SandboxSupervisor implements Backend {
       this.arm(run, index, startedAt);
       return;
     }
-    run.overdue = index;
+    if (run.host.ready) run.overdue = index;
+    else run.host.startupTimedOut = true;
     this.kill(run.host);
   }
 
@@ -342,6 +361,19 @@ export class SandboxSupervisor implements Backend {
         continue;
       }
       const ms = Date.now() - startedAt;
+      if (!host.ready) {
+        // No hook of this batch ran: the process never got as far as running one.
+        this.finish(run, {
+          hook: hook.id,
+          status: "error",
+          code: "SANDBOX_ERR_STARTUP",
+          message: host.startupTimedOut
+            ? `the sandbox process did not start within ${sandboxStartupMs / 1_000} s (is the machine overloaded?); the hook did not run, and the process restarts on the next call`
+            : `the sandbox process died while starting (${how})${tail ? `: ${tail}` : ""}; the hook did not run, and the process restarts on the next call`,
+          ms,
+        });
+        continue;
+      }
       this.finish(
         run,
         run.overdue === run.answers.length

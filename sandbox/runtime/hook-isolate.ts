@@ -3,6 +3,7 @@ import type IsolatedVM from "isolated-vm-7";
 import type { SandboxErrorCode } from "../errors.js";
 import type { BatchInput } from "./batch-input.js";
 import type { BridgeFunction } from "./bridge.js";
+import { cpuStretch } from "./cpu-share.js";
 import { guestBootstrap } from "./guest-bootstrap.js";
 import ivm from "./isolated-vm.js";
 import { maxLogLinesPerCall } from "./limits.js";
@@ -62,6 +63,8 @@ export class HookIsolate {
     onCatastrophicError: (message: string) => void,
   ): HookIsolate | Failure {
     const { limits } = spec;
+    // The bootstrap and the bundle's top-level code run under cpuMs as a call does, stretched alike.
+    const timeout = Math.ceil(limits.cpuMs * cpuStretch());
     const catastrophe: { message?: string } = {};
     let context: IsolatedVM.Context | undefined;
     const isolate = new ivm.Isolate({
@@ -83,7 +86,7 @@ export class HookIsolate {
       });
       const entries = context.evalClosureSync(guestBootstrap, [new ivm.Reference(bridge), settings], {
         result: asReference,
-        timeout: limits.cpuMs,
+        timeout,
         filename: "hookyard:bootstrap",
       }) as IsolatedVM.Reference<unknown[]>;
       const [attach, run, take, wait] = [0, 1, 2, 3].map((i) => entries.getSync(i, asReference));
@@ -104,14 +107,14 @@ export class HookIsolate {
         throw new Error("a hook bundle has no imports");
       });
       try {
-        module.evaluateSync({ timeout: limits.cpuMs });
+        module.evaluateSync({ timeout });
       } catch (error) {
         const failure = classify(error, isolate, limits, catastrophe, context);
         if (failure.code !== "SANDBOX_ERR_THREW") return disposed(failure);
         return compileFailure(`the bundle threw while loading: ${failure.message}`);
       }
       const problem = (attach as IsolatedVM.Reference).applySync(undefined, [module.namespace.derefInto()], {
-        timeout: limits.cpuMs,
+        timeout,
       });
       if (problem !== "") return compileFailure(String(problem));
       return new HookIsolate(
@@ -148,9 +151,12 @@ export class HookIsolate {
    * which disposes the isolate on a CPU or wall-time breach. Never throws: a failure is an outcome.
    */
   call(input: BatchInput, token: number, startedAt: number): CallOutcome | Promise<CallOutcome> {
-    const { cpuMs, wallMs } = this.limits;
+    const { wallMs } = this.limits;
     const cpuAtStart = this.isolate.cpuTime;
-    const timeout = Math.max(1, Math.min(cpuMs, Math.floor(wallMs - (performance.now() - startedAt))));
+    // isolated-vm's timeout and the running part of isolate.cpuTime are wall clocks: on a busy
+    // machine the hook gets cpuMs of the CPU it is given, not cpuMs of waiting for one.
+    const cpuBudgetMs = Math.ceil(this.limits.cpuMs * cpuStretch());
+    const timeout = Math.max(1, Math.min(cpuBudgetMs, Math.floor(wallMs - (performance.now() - startedAt))));
     try {
       let envelope = this.run.applySync(undefined, [input.point, input.ctxJson(), input.outcomeJson, token], {
         timeout,
@@ -160,17 +166,17 @@ export class HookIsolate {
     } catch (error) {
       return this.failed(error);
     }
-    return this.settled(cpuAtStart, startedAt);
+    return this.settled(cpuAtStart, startedAt, cpuBudgetMs);
   }
 
   /** Waits for a handler's promise under the watchdog. */
-  private async settled(cpuAtStart: bigint, startedAt: number): Promise<CallOutcome> {
+  private async settled(cpuAtStart: bigint, startedAt: number, cpuBudgetMs: number): Promise<CallOutcome> {
     const { cpuMs, wallMs } = this.limits;
     const watched: WatchedCall = {
       cpuTime: () => (this.isolate.isDisposed ? cpuAtStart : this.isolate.cpuTime),
       cpuAtStart,
       startedAt,
-      cpuMs,
+      cpuMs: cpuBudgetMs,
       wallMs,
       breach: (kind) =>
         this.dispose(
@@ -286,7 +292,8 @@ function heapAtStop(
   });
   try {
     context.evalClosureSync('"use strict"; $0();', [read], {
-      timeout: heapReadMs,
+      // A wall clock too: the read itself is short, but on a busy machine it may wait for a CPU.
+      timeout: Math.ceil(heapReadMs * cpuStretch()),
       filename: "hookyard:heap",
     });
   } catch {

@@ -100,7 +100,11 @@ export class HookSlot {
   }
 
   private callNow(input: BatchInput): SlotAnswer | Promise<SlotAnswer> {
-    const startedAt = performance.now();
+    // The call's time, as its answer reports it, counts from here; its wallMs only from when the
+    // hook's code can run, once its isolate is made and its bundle loaded (the bundle's top-level
+    // code has a CPU limit of its own).
+    const calledAt = performance.now();
+    let startedAt = calledAt;
     const { limits } = this.spec;
     const log = new CallLog(limits.maxLogBytes);
     const { ctxBytes } = input;
@@ -118,14 +122,15 @@ export class HookSlot {
         return this.failed(startedAt, log, loaded);
       }
       this.isolate = loaded;
+      startedAt = performance.now();
     }
     const isolate = this.isolate;
     const call: ActiveCall = { token: (this.latest?.token ?? 0) + 1, log, pending: 0 };
     this.active = call;
     this.latest = call;
     const outcome = isolate.call(input, call.token, startedAt);
-    if (!(outcome instanceof Promise)) return this.answer(isolate, startedAt, log, outcome);
-    return outcome.then((settled) => this.answer(isolate, startedAt, log, settled));
+    if (!(outcome instanceof Promise)) return this.answer(isolate, calledAt, log, outcome);
+    return outcome.then((settled) => this.answer(isolate, calledAt, log, settled));
   }
 
   private answer(isolate: HookIsolate, startedAt: number, log: CallLog, outcome: CallOutcome): SlotAnswer {

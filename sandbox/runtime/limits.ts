@@ -10,6 +10,15 @@ export const defaultSandboxLimits: SandboxLimits = Object.freeze({
   maxLogBytes: 16 * 1024,
 });
 
+/**
+ * How long a fresh process may take to boot Node and load isolated-vm, from the fork to its
+ * "ready". It is the process's limit, not any hook's: a hook's wall timer starts only once the
+ * process is ready to run it. Generous, since on a busy machine (a load of 10 on 2 cores) starting
+ * Node alone can take seconds; a process not ready by then is killed, and the hooks waiting for it
+ * answer SANDBOX_ERR_STARTUP without having run.
+ */
+export const sandboxStartupMs = 30_000;
+
 /** Lines one call may log; the bytes cap is in SandboxLimits. */
 export const maxLogLinesPerCall = 100;
 

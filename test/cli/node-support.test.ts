@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
+import { processWaitMs } from "../helpers/timeouts.js";
 
 const bin = join(repoRoot, "bin", "hookyard.js");
 
@@ -16,7 +17,7 @@ async function binOnNode(version: string, args: string[]) {
   );
   return spawnSync(process.execPath, ["--import", preload, bin, ...args], {
     encoding: "utf8",
-    timeout: 15_000,
+    timeout: processWaitMs,
   });
 }
 
@@ -34,7 +35,10 @@ describe("the Node lines hookyard runs on", () => {
   );
 
   it("the Node this suite runs on is a supported one, and the bin starts on it", async () => {
-    const result = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8", timeout: 15_000 });
+    const result = spawnSync(process.execPath, [bin, "--version"], {
+      encoding: "utf8",
+      timeout: processWaitMs,
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
   });

@@ -77,7 +77,7 @@ describe("hookyard status", () => {
     expect(json.hooks.find((h: { name: string }) => h.name === "guard")).toMatchObject({ state: "broken" });
   });
 
-  it("with the daemon up: its pid and socket, and what it has loaded", { timeout: 30_000 }, async () => {
+  it("with the daemon up: its pid and socket, and what it has loaded", async () => {
     const { root, env, status } = await setUp({ ".hookyard/hooks/guard.mjs": guard });
     const answered = await preToolUse(root, env);
     expect(answered.code, answered.stderr).toBe(0);

@@ -10,7 +10,7 @@ async function demoDirs(): Promise<string[]> {
 }
 
 describe("hookyard demo", () => {
-  it("tells the whole story offline and leaves no temp dir", { timeout: 60_000 }, async () => {
+  it("tells the whole story offline and leaves no temp dir", async () => {
     const before = await demoDirs();
     const cwd = await tempDir();
     const home = await tempDir();

@@ -143,9 +143,7 @@ async function expectHeld(ws: string, hook: string, fix: RegExp): Promise<void> 
 }
 
 describe("guards that hold (issue 14): a guard that cannot load blocks, it never vanishes", () => {
-  it("a fresh clone before `hookyard install`: blocked, naming the fix; after the install the guard itself runs", {
-    timeout: 90_000,
-  }, async () => {
+  it("a fresh clone before `hookyard install`: blocked, naming the fix; after the install the guard itself runs", async () => {
     const ws = await clone(false);
     await expectHeld(ws, "rm-guard", /run `hookyard install`/);
     const installed = await hookyard(["install"], { cwd: ws, env: env() });
@@ -158,7 +156,7 @@ describe("guards that hold (issue 14): a guard that cannot load blocks, it never
     expect(await readFile(join(ws, "fine.txt"), "utf8")).toBe("fine\n");
   });
 
-  it("one byte of the guard's bundle changed in the store", { timeout: 60_000 }, async () => {
+  it("one byte of the guard's bundle changed in the store", async () => {
     const ws = await clone(true);
     const store = join(ws, ".hookyard", "store");
     const [folder] = await readdir(store);
@@ -169,7 +167,7 @@ describe("guards that hold (issue 14): a guard that cannot load blocks, it never
     await expectHeld(ws, "rm-guard", /run `hookyard install`/);
   });
 
-  it("a workspace guard file with a syntax error", { timeout: 60_000 }, async () => {
+  it("a workspace guard file with a syntax error", async () => {
     const ws = await clone(true);
     await mkdir(join(ws, ".hookyard", "hooks"), { recursive: true });
     await writeFile(
@@ -180,9 +178,7 @@ describe("guards that hold (issue 14): a guard that cannot load blocks, it never
     await expectHeld(ws, "local-guard", /fix .*local-guard\.ts/);
   });
 
-  it('a hook override with a wrong value ("enabled": "no") does not switch the guard off', {
-    timeout: 60_000,
-  }, async () => {
+  it('a hook override with a wrong value ("enabled": "no") does not switch the guard off', async () => {
     const ws = await clone(true);
     const config = JSON.parse(await readFile(join(ws, "hookyard.json"), "utf8"));
     await writeFile(
@@ -192,7 +188,7 @@ describe("guards that hold (issue 14): a guard that cannot load blocks, it never
     await expectHeld(ws, "rm-guard", /fix .*hookyard\.json\): hooks\.rm-guard\.enabled/);
   });
 
-  it('onError "open" lets the run go on, and says so once', { timeout: 60_000 }, async () => {
+  it('onError "open" lets the run go on, and says so once', async () => {
     const ws = await clone(false);
     const config = JSON.parse(await readFile(join(ws, "hookyard.json"), "utf8"));
     await writeFile(

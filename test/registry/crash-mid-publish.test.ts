@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp.js";
+import { processWaitMs } from "../helpers/timeouts.js";
 import { call, filesUnder, hookPackage, publishPath } from "./helpers.js";
 import { builtModule, startScriptServer, startServerProcess } from "./server-process.js";
 
@@ -44,7 +45,7 @@ describe("a registry killed in the middle of a publish", () => {
       () => "answered",
       () => "connection lost",
     );
-    await waitFor(() => first.stderr().includes("paused before commit:"), 10_000);
+    await waitFor(() => first.stderr().includes("paused before commit:"), processWaitMs);
     // Paused between the two steps: the blob is on disk, the row is not committed.
     expect((await filesUnder(join(data, "blobs"))).length).toBe(1);
     first.child.kill("SIGKILL");

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach } from "vitest";
 import { repoRoot } from "../helpers/cli.js";
+import { processWaitMs } from "../helpers/timeouts.js";
 
 /** `hookyard registry serve` as a real process (the bin, from dist/: run `npm run build` first). */
 export interface ServerProcess {
@@ -64,8 +65,10 @@ function startNodeProcess(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the registry did not start within ${options.timeoutMs ?? 10_000} ms: ${stderr}`));
-    }, options.timeoutMs ?? 10_000);
+      reject(
+        new Error(`the registry did not start within ${options.timeoutMs ?? processWaitMs} ms: ${stderr}`),
+      );
+    }, options.timeoutMs ?? processWaitMs);
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];

@@ -114,12 +114,15 @@ describe("sync and async hooks in one chain", () => {
     ]);
     const outcome = await dispatcher.dispatch("tool_before", toolBefore());
     const [slow, quick, throws] = outcome.runs;
-    expect(slow?.ms).toBeGreaterThanOrEqual(60);
+    // Bounds that a busy machine cannot break: a lap that took in the hook before it would be at
+    // least that hook's time plus its own.
+    const slowMs = slow?.ms ?? 0;
+    expect(slowMs).toBeGreaterThanOrEqual(60);
     expect(quick?.ms).toBeGreaterThanOrEqual(0);
-    expect(quick?.ms).toBeLessThan(40);
+    expect(quick?.ms).toBeLessThan(slowMs);
     expect(throws?.status).toBe("error");
     expect(throws?.ms).toBeGreaterThanOrEqual(20);
-    expect(throws?.ms).toBeLessThan(70);
+    expect(throws?.ms).toBeLessThan(slowMs + 20);
   });
 });
 
@@ -146,10 +149,10 @@ describe("timeouts of hooks in flight at once", () => {
     ]);
     expect(b.status).toBe("timeout");
     expect(b.ms).toBeGreaterThanOrEqual(55);
-    expect(b.ms).toBeLessThan(300);
     expect(a.status).toBe("timeout");
     expect(a.ms).toBeGreaterThanOrEqual(395);
-    expect(a.ms).toBeLessThan(900);
+    // The short one did not wait for the long one (a timer a busy machine delays delays both).
+    expect(b.ms).toBeLessThan(a.ms);
   });
 
   it("hooks of one dispatcher in concurrent dispatches each time out at their own timeoutMs", async () => {
@@ -163,15 +166,14 @@ describe("timeouts of hooks in flight at once", () => {
     ]);
     expect([short.status, long.status]).toEqual(["timeout", "timeout"]);
     expect(short.ms).toBeGreaterThanOrEqual(55);
-    expect(short.ms).toBeLessThan(200);
     expect(long.ms).toBeGreaterThanOrEqual(245);
-    expect(long.ms).toBeLessThan(700);
+    expect(short.ms).toBeLessThan(long.ms);
 
     // And again once the dispatcher has been idle: the watch starts afresh.
     const again = await timed(() => dispatcher.dispatch("tool_before", toolBefore({ callId: "short" })));
     expect(again.status).toBe("timeout");
     expect(again.ms).toBeGreaterThanOrEqual(55);
-    expect(again.ms).toBeLessThan(200);
+    expect(again.ms).toBeLessThan(long.ms);
   });
 
   it("a hook that answers in time is not timed out by a timer left from an earlier call", async () => {

@@ -12,14 +12,15 @@ describe("for(;;){}", () => {
         return { notice: "call " + globalThis.calls };
       `),
     );
-    const started = Date.now();
     const answer = await h.runOne(hook);
     expect(answer).toMatchObject({
       status: "error",
       code: "SANDBOX_ERR_TIMEOUT",
       message: "used more than cpuMs (50 ms) of CPU",
     });
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // Stopped by its CPU limit, long before its wallMs (5 s), however busy the machine (the
+    // sandbox process's start-up is not in the hook's time).
+    expect((answer as { ms: number }).ms).toBeLessThan(5_000);
     const pid = h.sandbox.pid;
     // A fresh isolate: the global the first call set is gone.
     const next = await h.runOne(hook, { ctxJson: JSON.stringify({ tool: "read_file", args: {} }) });

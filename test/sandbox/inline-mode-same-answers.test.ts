@@ -7,12 +7,16 @@ const hooks: [name: string, source: string, limits?: Partial<SandboxLimits>][] =
   ["noop", handler("")],
   ["block", handler("return { block: 'not ' + ctx.tool };")],
   ["rewrite", handler("ctx.args.command = 'ls -la'; return { notice: 'rewrote' };")],
+  // The wall time of these two is the host's, answering their API call (the first one loads the
+  // broker and opens the audit log): on a busy machine that took more than the harness's 400 ms.
+  // They get wall time to spare; the short wallMs is for the rows that hang.
   [
     "async",
     handler("const v = await api.state.get('missing'); return { notice: String(v) };", { async: true }),
+    { wallMs: 5_000 },
   ],
   ["throws", handler("throw new TypeError('bad');")],
-  ["denied", handler("await api.fs.readFile('docs/readme.md');", { async: true })],
+  ["denied", handler("await api.fs.readFile('docs/readme.md');", { async: true }), { wallMs: 5_000 }],
   ["spins", handler("for (;;) {}")],
   ["spins-late", handler("await api.state.get('k'); for (;;) {}", { async: true })],
   ["hangs", handler("return new Promise(() => {});")],

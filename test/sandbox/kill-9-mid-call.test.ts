@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { processWaitMs } from "../helpers/timeouts.js";
 import { benignSource, expectStillAnswers, handler, harness } from "./harness.js";
 
 /** The sandbox process's CPU time (user + system) in clock ticks, from /proc. */
@@ -145,7 +146,7 @@ describe("kill -9 of the sandbox process mid-call", () => {
     await expectStillAnswers(h);
     const pid = h.sandbox.pid as number;
     process.kill(pid, "SIGKILL");
-    await expect.poll(() => h.sandbox.pid, { timeout: 2_000 }).toBeUndefined();
+    await expect.poll(() => h.sandbox.pid, { timeout: processWaitMs }).toBeUndefined();
     await expectStillAnswers(h);
     expect(h.sandbox.pid).not.toBe(pid);
   });

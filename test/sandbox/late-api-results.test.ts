@@ -14,12 +14,10 @@ describe("API results that arrive after the call ended", () => {
       `),
     );
     for (let i = 0; i < 3; i++) {
-      const started = Date.now();
-      expect(await h.runOne(hook)).toMatchObject({
-        status: "ok",
-        decision: { notice: "late code ran: false" },
-      });
-      expect(Date.now() - started).toBeLessThan(4_000);
+      const answer = await h.runOne(hook);
+      expect(answer).toMatchObject({ status: "ok", decision: { notice: "late code ran: false" } });
+      // Its own time, not the sandbox process's start-up: well within its wallMs (5 s).
+      expect(answer.ms).toBeLessThan(4_000);
     }
     await expect.poll(() => made).toEqual(["k", "k", "k"]);
     await expectStillAnswers(h);

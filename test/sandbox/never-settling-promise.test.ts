@@ -12,15 +12,14 @@ describe("a never-settling promise", () => {
       "hangs",
       handler(`if (ctx.tool === "bash") { ${body} } return { notice: "fresh" };`, { async: true }),
     );
-    const started = Date.now();
     const answer = await h.runOne(hook);
     expect(answer).toMatchObject({
       status: "error",
       code: "SANDBOX_ERR_TIMEOUT",
       message: "did not finish within wallMs (300 ms, including its API calls)",
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Its own time (the sandbox process's start-up is not in it): at least its wallMs.
+    expect(answer.ms).toBeGreaterThanOrEqual(290);
     const next = await h.runOne(hook, { ctxJson: JSON.stringify({ tool: "read_file", args: {} }) });
     expect(next).toMatchObject({ status: "ok", decision: { notice: "fresh" } });
     await expectStillAnswers(h);

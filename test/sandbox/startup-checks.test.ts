@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createSandbox, SandboxError } from "../../sandbox/index.js";
 import { workspace } from "../helpers/temp.js";
+import { processWaitMs } from "../helpers/timeouts.js";
 
 const host = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
 const built = fileURLToPath(new URL("../../dist/sandbox/index.js", import.meta.url));
@@ -12,7 +13,7 @@ function runNode(args: string[], script: string): Promise<{ code: number | null;
     execFile(
       process.execPath,
       [...args, "--input-type=module", "-e", script],
-      { timeout: 10_000 },
+      { timeout: processWaitMs },
       (error, stdout) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout }),
     );
   });

@@ -70,7 +70,11 @@ async function closedPort(): Promise<number> {
 }
 
 /** Polls a condition every 20 ms, at most `ms`. */
-async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+/**
+ * Polls for what the hook did. A bound on a hang, not a measure: the hook's first call may wait
+ * for a sandbox process to start, which on a busy machine (a load of 10 on 2 cores) took seconds.
+ */
+async function until(condition: () => boolean, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms`);
@@ -191,7 +195,9 @@ describe("audit-webhook", () => {
       const outcome = await hooks.dispatch("tool_after", toolCall("call-slow", "0123456789"));
       const ms = performance.now() - started;
       expect(outcome.verdict).toBe("allow");
-      expect(ms).toBeLessThan(1_000);
+      // Had it waited for the collector, which holds the request until released below, it would
+      // have waited out the hook's timeoutMs.
+      expect(ms).toBeLessThan(manifest.hookyard.timeoutMs);
       // The record reaches the collector after dispatch returned, and waits there unanswered.
       await until(() => collector.held.length === 1);
       expect(collector.received[0]?.body).toMatchObject({ callId: "call-slow", result: "01234" });
@@ -208,10 +214,9 @@ describe("audit-webhook", () => {
   it("a collector that never answers costs the hook a logged timeout, not its isolate", async () => {
     collector.state.answer = "hold";
     try {
-      const started = Date.now();
+      // Ended by the default post timeout (2 s), before the sandbox's 5 s cap: the broker's
+      // timeout is what the hook logs below, not a sandbox timeout.
       await hook.run("tool_after", toolCall("call-hung"));
-      // The default post timeout (2 s), well before the sandbox's 5 s cap.
-      expect(Date.now() - started).toBeLessThan(4_000);
     } finally {
       collector.state.answer = "ok";
       collector.release();

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type CliResult, hookyard, repoRoot } from "../../helpers/cli.js";
 import { runCli } from "../../helpers/run-cli.js";
 import { tempDir, workspace } from "../../helpers/temp.js";
+import { processWaitMs } from "../../helpers/timeouts.js";
 import { inputFor } from "./claude-profile-inputs.js";
 
 /**
@@ -116,7 +117,7 @@ async function statusModule(): Promise<typeof import("../../../cli/daemon/status
   return import(join(repoRoot, "dist", "cli", "daemon", "status.js"));
 }
 
-async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<boolean> {
+async function eventually(check: () => Promise<boolean> | boolean, ms = processWaitMs): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check()) return true;
@@ -207,7 +208,7 @@ describe("hookyard exec through the workspace's daemon", () => {
     const second = spawnSync(
       process.execPath,
       ["--no-node-snapshot", join(repoRoot, "dist", "cli", "daemon", "server.js"), root],
-      { env: { ...process.env, ...route.env }, timeout: 15_000 },
+      { env: { ...process.env, ...route.env }, timeout: processWaitMs },
     );
     expect(second.status).toBe(0);
     expect(second.stderr.toString()).toContain(`another daemon serves ${root}`);

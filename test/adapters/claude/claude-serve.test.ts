@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hookyard, repoRoot } from "../../helpers/cli.js";
 import { tempDir, workspace } from "../../helpers/temp.js";
+import { processWaitMs } from "../../helpers/timeouts.js";
 import { installFixture, noticeHook } from "../../runner/lock-fixture.js";
 import { inputFor } from "./claude-profile-inputs.js";
 
@@ -37,7 +38,10 @@ function serve(root: string, ...args: string[]) {
     stderr: () => string;
     exited: typeof exited;
   }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not listen within 15 s: ${stderr}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not listen within ${processWaitMs} ms: ${stderr}`)),
+      processWaitMs,
+    );
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
       const url = /listening on (\S+)\n/.exec(stderr)?.[1];

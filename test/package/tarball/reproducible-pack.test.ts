@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { inspectTarball } from "../../../package/tarball/inspect.js";
 import { type PackEntry, packTarball } from "../../../package/tarball/pack.js";
 import { tempDir } from "../../helpers/temp.js";
+import { processWaitMs } from "../../helpers/timeouts.js";
 
 const packSource = fileURLToPath(new URL("../../../package/tarball/pack.ts", import.meta.url));
 const sha512 = (bytes: Buffer) => createHash("sha512").update(bytes).digest("base64");
@@ -82,7 +83,7 @@ import { packTarball } from "./pack.mjs";
 const entries = ${encoded}.map((entry) => ({ ...entry, data: Buffer.from(entry.data, "base64") }));
 process.stdout.write(createHash("sha512").update(await packTarball(entries)).digest("base64"));`,
     );
-    const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 10_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: processWaitMs });
     expect(stdout).toBe(sha512(await packTarball(entries)));
   });
 
