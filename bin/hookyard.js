@@ -13,7 +13,9 @@ if (!((major === 22 && minor >= 12) || major === 24 || major === 26)) {
   process.exit(1);
 }
 
-import { fstatSync, readFileSync, statSync, writeSync } from "node:fs";
+// Not `import … from "node:fs"`: its ES module facade reads every export of fs, which loads
+// fs.promises and the fs streams (a dozen modules, ~13 ms of every command, the agent's events too).
+const { fstatSync, readFileSync, statSync, writeSync } = process.getBuiltinModule("node:fs");
 
 const args = process.argv.slice(2);
 
@@ -52,10 +54,24 @@ if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
   }
 }
 
+/**
+ * The exec client: the build's one-file bundle of it (cli/daemon/client-bundle.ts) while it is newer
+ * than dist/cli/daemon/client.js, else that module and its imports.
+ */
+function clientModule() {
+  const module = new URL("../dist/cli/daemon/client.js", import.meta.url);
+  const bundle = new URL("../dist/cli/daemon/exec-client.js", import.meta.url);
+  try {
+    return statSync(bundle).mtimeMs >= statSync(module).mtimeMs ? bundle.href : module.href;
+  } catch {
+    return module.href;
+  }
+}
+
 // The agent's command hook: a thin client of the workspace's daemon, answered before the CLI loads.
 let answered = helped;
 if (!answered && args.includes("exec")) {
-  const client = await import("../dist/cli/daemon/client.js").catch(() => undefined);
+  const client = await import(clientModule()).catch(() => undefined);
   answered = client !== undefined && (await client.execFromBin(args));
 }
 

@@ -1,7 +1,7 @@
-import { closeSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { claudeEventPoint } from "../../runner/profiles/claude/events.js";
-import { findWorkspaceRoot } from "../../workspace/root.js";
+import { findWorkspaceRootSync } from "../../workspace/root.js";
 import { checkRuntimeDir, type DaemonPaths, daemonEntry, daemonPaths, maxSocketPath } from "./paths.js";
 import { type Asked, ask, type EventAnswer, protocolVersion } from "./protocol.js";
 import { refusalAnswer } from "./refusal.js";
@@ -38,15 +38,7 @@ interface ExecArgs {
 export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   const args = plainExecArgs(argv);
   if (!args) return false;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const bytes = chunk as Buffer;
-    chunks.push(bytes);
-    size += bytes.length;
-    // Beyond the cap the in-process path refuses it, having read no further than this either.
-    if (size > maxInputBytes) break;
-  }
+  const { chunks, size } = await readStdin();
   const route = process.env.HOOKYARD_EXEC_ROUTE ?? "auto";
   let why = "";
   try {
@@ -56,7 +48,7 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   } catch (error) {
     // A bug here must not cost the event its guards: the in-process path still answers.
     why = `the exec client failed (${(error as Error).message})`;
-    process.stderr.write(`hookyard: warning: ${why}: answering in this process instead\n`);
+    writeAll(2, `hookyard: warning: ${why}: answering in this process instead\n`);
   }
   if (route === "daemon" && why !== "") {
     write(
@@ -73,6 +65,35 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   }
   await inProcess(args.cwd, args.event, chunks, why);
   return true;
+}
+
+/**
+ * The agent's stdin, up to just past the cap (beyond it the in-process path refuses it, having read
+ * no further either). Read with plain reads while they work (the agent's pipe blocks), which builds
+ * no stream; a non-blocking or odd stdin is read as process.stdin from where the reads stopped.
+ */
+async function readStdin(): Promise<{ chunks: Buffer[]; size: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      const read = readSync(0, buffer, 0, buffer.length, null);
+      if (read === 0) return { chunks, size };
+      chunks.push(buffer.subarray(0, read));
+      size += read;
+      if (size > maxInputBytes) return { chunks, size };
+    }
+  } catch {
+    // EAGAIN and the like: the stream below reads the rest
+  }
+  for await (const chunk of process.stdin) {
+    const bytes = chunk as Buffer;
+    chunks.push(bytes);
+    size += bytes.length;
+    if (size > maxInputBytes) break;
+  }
+  return { chunks, size };
 }
 
 /** True once the daemon's answer is written; else why the daemon did not answer ("" when not asked). */
@@ -92,7 +113,7 @@ async function routeToDaemon(
     return true;
   }
   if (route !== "daemon" && !result.starting) {
-    process.stderr.write(`hookyard: warning: ${result.why}: answering in this process instead\n`);
+    writeAll(2, `hookyard: warning: ${result.why}: answering in this process instead\n`);
   }
   return result.why;
 }
@@ -140,7 +161,7 @@ async function rootFor(body: Buffer, cwdOption: string | undefined): Promise<str
   const cwd = (input as { cwd?: unknown }).cwd;
   const dir =
     typeof cwd === "string" && isAbsolute(cwd) && isDirectory(cwd) ? cwd : (cwdOption ?? process.cwd());
-  return findWorkspaceRoot(dir);
+  return findWorkspaceRootSync(dir);
 }
 
 /** `starting`: no daemon was up, and one is starting in the background for the next events. */
@@ -199,7 +220,7 @@ async function startDaemon(
   } catch (error) {
     return { why: `the hookyard daemon cannot start: ${(error as Error).message}` };
   }
-  const { spawn } = await import("node:child_process");
+  const { spawn } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
   let exited: string | undefined;
   try {
     const child = spawn(process.execPath, ["--no-node-snapshot", daemonEntry, root], {
@@ -326,14 +347,27 @@ async function inProcess(
       return;
     }
   }
-  process.stdout.write(stdout.join(""));
+  writeAll(1, stdout.join(""));
   process.exitCode = code;
 }
 
 function write(answer: EventAnswer): void {
-  if (answer.stdout) process.stdout.write(answer.stdout);
-  if (answer.stderr) process.stderr.write(answer.stderr);
+  if (answer.stdout) writeAll(1, answer.stdout);
+  if (answer.stderr) writeAll(2, answer.stderr);
   process.exitCode = answer.exitCode;
+}
+
+/** Written at once with plain writes (no stream to build); what a full non-blocking pipe refuses goes through the stream. */
+function writeAll(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EPIPE") return; // the reader went away
+  }
+  (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(at));
 }
 
 function isDirectory(path: string): boolean {

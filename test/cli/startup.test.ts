@@ -234,7 +234,7 @@ describe("hookyard start-up", () => {
     expect(shebang).toBe("#!/usr/bin/env node");
   });
 
-  it("`hookyard exec` answered by the daemon loads no dependency and eight small modules of hookyard's", async () => {
+  it("`hookyard exec` answered by the daemon loads no dependency and one module of hookyard's, the client's bundle", async () => {
     const root = await tempDir();
     await writeFile(join(root, "hookyard.json"), "{}");
     const runtime = await tempDir();
@@ -251,17 +251,8 @@ describe("hookyard start-up", () => {
         const result = await traced(["exec", "--profile", "claude", "PreToolUse"], { cwd: root, env, input });
         expect(result.code, `${round}: ${result.stderr}`).toBe(0);
         expect(result.packages, round).toEqual([]);
-        expect(result.own, round).toEqual([
-          "bin/hookyard.js",
-          "dist/cli/daemon/client.js",
-          "dist/cli/daemon/paths.js",
-          "dist/cli/daemon/protocol.js",
-          "dist/cli/daemon/refusal.js",
-          "dist/runner/profiles/claude/events.js",
-          "dist/runner/profiles/claude/text.js",
-          "dist/runner/profiles/claude/unchecked.js",
-          "dist/workspace/root.js",
-        ]);
+        // The build's one-file bundle of client.js and those it imports (cli/daemon/client-bundle.ts).
+        expect(result.own, round).toEqual(["bin/hookyard.js", "dist/cli/daemon/exec-client.js"]);
       }
     } finally {
       const logs = (await readdir(join(runtime, "hookyard"))).filter((name) => name.endsWith(".log"));
