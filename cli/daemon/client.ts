@@ -2,7 +2,14 @@ import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { claudeEventPoint } from "../../runner/profiles/claude/events.js";
 import { findWorkspaceRootSync } from "../../workspace/root.js";
-import { checkRuntimeDir, type DaemonPaths, daemonEntry, daemonPaths, maxSocketPath } from "./paths.js";
+import {
+  checkRuntimeDir,
+  type DaemonPaths,
+  daemonEntry,
+  daemonPaths,
+  enableCompileCache,
+  maxSocketPath,
+} from "./paths.js";
 import { type Asked, ask, type EventAnswer, protocolVersion } from "./protocol.js";
 import { refusalAnswer } from "./refusal.js";
 
@@ -12,8 +19,8 @@ import { refusalAnswer } from "./refusal.js";
  * the runner, zod, commander or esbuild, so a warm event costs about a bare node start.
  *
  * 1. The daemon answers: its bytes are printed, its exit code is the exit code.
- * 2. None answers: one is started in the background (detached, its output to its log), and this
- *    event is answered in this process meanwhile; the next events find the daemon warm.
+ * 2. None answers: this event is answered in this process, then a daemon is started in the
+ *    background (detached, its output to its log); the next events find the daemon warm.
  * 3. It cannot start, does not answer in time, or goes away: the chain runs in this process too.
  * 4. Neither gives an answer at PreToolUse or UserPromptSubmit: the event is refused, in that
  *    agent's protocol, with what failed. A blockable event never passes without a chain having run.
@@ -64,6 +71,12 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
     return true;
   }
   await inProcess(args.cwd, args.event, chunks, why);
+  try {
+    daemonToStart?.();
+  } catch (error) {
+    // The next event tries again; this one is answered.
+    writeAll(2, `hookyard: warning: the hookyard daemon did not start: ${(error as Error).message}\n`);
+  }
   return true;
 }
 
@@ -164,6 +177,9 @@ async function rootFor(body: Buffer, cwdOption: string | undefined): Promise<str
   return findWorkspaceRootSync(dir);
 }
 
+/** Set when no daemon was up: starts one in the background, after this event's answer is written. */
+let daemonToStart: (() => void) | undefined;
+
 /** `starting`: no daemon was up, and one is starting in the background for the next events. */
 type ViaDaemon = { answer: EventAnswer } | { why: string; starting?: boolean };
 
@@ -220,30 +236,36 @@ async function startDaemon(
   } catch (error) {
     return { why: `the hookyard daemon cannot start: ${(error as Error).message}` };
   }
-  const { spawn } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
   let exited: string | undefined;
-  try {
-    const child = spawn(process.execPath, ["--no-node-snapshot", daemonEntry, root], {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", logFd, logFd],
-      env: process.env,
-    });
-    child.on("error", (error) => (exited = error.message));
-    // Exit 0: another exec's daemon won the socket, and is the one to ask.
-    child.on("exit", (code, signal) => {
-      if (code !== 0) exited = signal ? `killed by ${signal}` : `exit code ${code}`;
-    });
-    child.unref();
-  } finally {
-    closeSync(logFd);
-  }
+  const launch = () => {
+    const { spawn } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
+    try {
+      const child = spawn(process.execPath, ["--no-node-snapshot", daemonEntry, root], {
+        cwd: root,
+        detached: true,
+        stdio: ["ignore", logFd, logFd],
+        env: process.env,
+      });
+      child.on("error", (error) => (exited = error.message));
+      // Exit 0: another exec's daemon won the socket, and is the one to ask.
+      child.on("exit", (code, signal) => {
+        if (code !== 0) exited = signal ? `killed by ${signal}` : `exit code ${code}`;
+      });
+      child.unref();
+    } finally {
+      closeSync(logFd);
+    }
+  };
   if (request === undefined) {
+    // Started once this event is answered: loading the hooks twice at once (here and in the
+    // daemon) would make this event, the one the agent waits for, share the CPU with the daemon.
+    daemonToStart = launch;
     return {
       why: `the hookyard daemon is not up yet (one is starting; its log: ${paths.log})`,
       starting: true,
     };
   }
+  launch();
   const deadline = Date.now() + envMs("HOOKYARD_DAEMON_START_MS", 5000);
   for (;;) {
     const asked = await request();
@@ -293,6 +315,7 @@ async function inProcess(
   process.on("exit", onExit);
   let code: number;
   try {
+    enableCompileCache();
     // exec's own command, without the CLI around it (commander and every other command's module):
     // the plain form needs no parsing, and errors are rendered as the CLI renders them.
     const [{ default: execCommand }, { renderError }, { Readable, Writable }] = await Promise.all([
