@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { Client } from "undici";
 import { execCommand } from "../cli/agent-settings/install-into.js";
 import { daemonPaths } from "../cli/daemon/paths.js";
-import { stopDaemon } from "../cli/daemon/status.js";
+import { daemonStatus, stopDaemon } from "../cli/daemon/status.js";
 import { installCommunityGuard } from "./agent-compat/community-guard.js";
 import {
   coldProcessContender,
@@ -116,6 +116,14 @@ export async function run(): Promise<void> {
       const { socket } = daemonPaths(workspace, env);
       for (let i = 0; i < 500 && existsSync(socket); i++) await new Promise((done) => setTimeout(done, 10));
     };
+    // Before a first event: the daemon the previous call started is let come up, then stopped, so
+    // no daemon is running or still loading while the call is timed.
+    const noDaemonOf = async (workspace: string) => {
+      for (let i = 0; i < 1000 && !(await daemonStatus(workspace, { env, timeoutMs: 500 })).running; i++) {
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      await stopDaemonOf(workspace);
+    };
     cleanup.dir(dirs.runtime);
     // How that agent runs a command hook.
     const sh = (command: string): HookProcess => ({
@@ -159,7 +167,7 @@ export async function run(): Promise<void> {
       perRound: perRound.execCold,
       events: events.trusted,
       hook: exec(dirs.trusted),
-      before: () => stopDaemonOf(dirs.trusted),
+      before: () => noDaemonOf(dirs.trusted),
     });
     const help = floorContender({
       name: "hookyard --help",

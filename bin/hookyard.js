@@ -13,12 +13,65 @@ if (!((major === 22 && minor >= 12) || major === 24 || major === 26)) {
   process.exit(1);
 }
 
+// Not `import … from "node:fs"`: its ES module facade reads every export of fs, which loads
+// fs.promises and the fs streams (a dozen modules, ~13 ms of every command, the agent's events too).
+const { fstatSync, readFileSync, statSync, writeSync } = process.getBuiltinModule("node:fs");
+
 const args = process.argv.slice(2);
 
+/**
+ * `hookyard --help` to a pipe or a file: the text commander printed for this build (`npm run build`
+ * renders it into dist/cli/help.txt, cli/help-cache.ts), without loading the CLI. Anything else, a
+ * terminal (its width), or a help.txt from another build of dist/cli/main.js: the CLI prints it.
+ */
+function cachedHelp() {
+  try {
+    if (fstatSync(1).isCharacterDevice()) return undefined;
+    const main = statSync(new URL("../dist/cli/main.js", import.meta.url));
+    const text = readFileSync(new URL("../dist/cli/help.txt", import.meta.url), "utf8");
+    const stamp = `hookyard-help ${main.size}:${main.mtimeMs}\n`;
+    return text.startsWith(stamp) ? text.slice(stamp.length) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let helped = false;
+if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+  const text = cachedHelp();
+  if (text !== undefined) {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; ) {
+      try {
+        at += writeSync(1, bytes, at);
+      } catch (error) {
+        if (error.code === "EAGAIN") continue; // a non-blocking pipe that is full: its reader drains it
+        if (error.code === "EPIPE") break; // a reader that went away gets nothing more, as from the CLI
+        throw error;
+      }
+    }
+    helped = true;
+  }
+}
+
+/**
+ * The exec client: the build's one-file bundle of it (cli/daemon/client-bundle.ts) while it is newer
+ * than dist/cli/daemon/client.js, else that module and its imports.
+ */
+function clientModule() {
+  const module = new URL("../dist/cli/daemon/client.js", import.meta.url);
+  const bundle = new URL("../dist/cli/daemon/exec-client.js", import.meta.url);
+  try {
+    return statSync(bundle).mtimeMs >= statSync(module).mtimeMs ? bundle.href : module.href;
+  } catch {
+    return module.href;
+  }
+}
+
 // The agent's command hook: a thin client of the workspace's daemon, answered before the CLI loads.
-let answered = false;
-if (args.includes("exec")) {
-  const client = await import("../dist/cli/daemon/client.js").catch(() => undefined);
+let answered = helped;
+if (!answered && args.includes("exec")) {
+  const client = await import(clientModule()).catch(() => undefined);
   answered = client !== undefined && (await client.execFromBin(args));
 }
 

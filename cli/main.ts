@@ -33,6 +33,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // The width of the streams written to, not of process.stdout: help.txt is rendered at 80.
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
     })
     .exitOverride();
 
@@ -55,6 +58,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return rendered.exitCode;
   }
   return exitCode;
+}
+
+/** A terminal's width; commander's 80 for anything else. */
+function helpWidth(stream: CliContext["stdout"]): number {
+  const columns = (stream as { columns?: unknown }).columns;
+  return stream.isTTY && typeof columns === "number" && columns > 0 ? columns : 80;
 }
 
 function register(

@@ -1,4 +1,5 @@
-import semver from "semver";
+// One function of semver, not its 47 modules: the manifest is read at every exec that loads a community hook.
+import validSemver from "semver/functions/valid.js";
 import { z } from "zod";
 import { effects, type Point, points } from "../core/events.js";
 import { hookSettingsSchema, type Matcher } from "../core/hook.js";
@@ -23,7 +24,7 @@ export const packageNameSchema = z
 export const packageVersionSchema = z
   .string()
   .max(256)
-  .refine((v) => semver.valid(v) === v, "the version must be valid semver, such as 1.0.0");
+  .refine((v) => validSemver(v) === v, "the version must be valid semver, such as 1.0.0");
 
 /** A path inside the package: relative, forward slashes, no `..`. */
 const packagePathSchema = z

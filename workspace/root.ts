@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 
@@ -23,5 +24,25 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * findWorkspaceRoot with plain stats: for the exec client, which must not load node:fs/promises
+ * (and the ten internal modules it brings) on every event of the agent.
+ */
+export function findWorkspaceRootSync(cwd: string): string {
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, configFileName)) || existsSync(join(dir, ".hookyard"))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+function existsSync(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // as exists() above: a folder it may not enter is no root
   }
 }

@@ -110,8 +110,8 @@ export function footerLines(how: {
       " guard's reason, and `ls`, checked to get no decision. A wrong answer stops the bench.",
     `timed: process rows from spawn to exit (the input written to stdin, the start of node, sh or python included); serve rows from the POST to the answer's last byte, over one keep-alive connection (undici). ${how.rounds}, interleaved (each round runs every row's batch, in table order). A p99 over fewer than 100 calls is the slowest call.`,
     "exec: sh -c '<node> <hookyard>/bin/hookyard.js exec --profile claude PreToolUse', the command install-into writes, as that agent runs it. Warm: the workspace's" +
-      " exec daemon is up (the client asks it over its unix socket); first event: the daemon was stopped before each call (not timed), so the call starts it in the background and answers in its own process" +
-      " meanwhile; in-process: HOOKYARD_EXEC_ROUTE=inprocess, the chain in the exec process as before the daemon. Trusted: the guard in .hookyard/hooks/guard.ts (its" +
+      " exec daemon is up (the client asks it over its unix socket); first event: before each call (not timed) the daemon the previous call started was let come up, then stopped, so none runs or loads;" +
+      " the call answers in its own process, then starts one in the background; in-process: HOOKYARD_EXEC_ROUTE=inprocess, the chain in the exec process as before the daemon. Trusted: the guard in .hookyard/hooks/guard.ts (its" +
       " bundle cached); sandboxed: the same source packed with `hookyard pack`, published to a `hookyard registry serve` on 127.0.0.1 and installed with" +
       " `hookyard install --sandbox` (an isolate in the daemon's sandbox process). The builtin hooks (the audit log) run too, as in any workspace.",
     "floor: sh -c '<node> -e 0'; --help: sh -c '<node> <hookyard>/bin/hookyard.js --help'.",

@@ -1,8 +1,15 @@
-import { closeSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { claudeEventPoint } from "../../adapters/claude/protocol/events.js";
-import { findWorkspaceRoot } from "../../workspace/root.js";
-import { checkRuntimeDir, type DaemonPaths, daemonEntry, daemonPaths, maxSocketPath } from "./paths.js";
+import { findWorkspaceRootSync } from "../../workspace/root.js";
+import {
+  checkRuntimeDir,
+  type DaemonPaths,
+  daemonEntry,
+  daemonPaths,
+  enableCompileCache,
+  maxSocketPath,
+} from "./paths.js";
 import { type Asked, ask, type EventAnswer, protocolVersion } from "./protocol.js";
 import { refusalAnswer } from "./refusal.js";
 
@@ -12,8 +19,8 @@ import { refusalAnswer } from "./refusal.js";
  * the runner, zod, commander or esbuild, so a warm event costs about a bare node start.
  *
  * 1. The daemon answers: its bytes are printed, its exit code is the exit code.
- * 2. None answers: one is started in the background (detached, its output to its log), and this
- *    event is answered in this process meanwhile; the next events find the daemon warm.
+ * 2. None answers: this event is answered in this process, then a daemon is started in the
+ *    background (detached, its output to its log); the next events find the daemon warm.
  * 3. It cannot start, does not answer in time, or goes away: the chain runs in this process too.
  * 4. Neither gives an answer at PreToolUse or UserPromptSubmit: the event is refused, in that
  *    agent's protocol, with what failed. A blockable event never passes without a chain having run.
@@ -38,15 +45,7 @@ interface ExecArgs {
 export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   const args = plainExecArgs(argv);
   if (!args) return false;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const bytes = chunk as Buffer;
-    chunks.push(bytes);
-    size += bytes.length;
-    // Beyond the cap the in-process path refuses it, having read no further than this either.
-    if (size > maxInputBytes) break;
-  }
+  const { chunks, size } = await readStdin();
   const route = process.env.HOOKYARD_EXEC_ROUTE ?? "auto";
   let why = "";
   try {
@@ -56,7 +55,7 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   } catch (error) {
     // A bug here must not cost the event its guards: the in-process path still answers.
     why = `the exec client failed (${(error as Error).message})`;
-    process.stderr.write(`hookyard: warning: ${why}: answering in this process instead\n`);
+    writeAll(2, `hookyard: warning: ${why}: answering in this process instead\n`);
   }
   if (route === "daemon" && why !== "") {
     write(
@@ -72,7 +71,42 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
     return true;
   }
   await inProcess(args.cwd, args.event, chunks, why);
+  try {
+    daemonToStart?.();
+  } catch (error) {
+    // The next event tries again; this one is answered.
+    writeAll(2, `hookyard: warning: the hookyard daemon did not start: ${(error as Error).message}\n`);
+  }
   return true;
+}
+
+/**
+ * The agent's stdin, up to just past the cap (beyond it the in-process path refuses it, having read
+ * no further either). Read with plain reads while they work (the agent's pipe blocks), which builds
+ * no stream; a non-blocking or odd stdin is read as process.stdin from where the reads stopped.
+ */
+async function readStdin(): Promise<{ chunks: Buffer[]; size: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      const read = readSync(0, buffer, 0, buffer.length, null);
+      if (read === 0) return { chunks, size };
+      chunks.push(buffer.subarray(0, read));
+      size += read;
+      if (size > maxInputBytes) return { chunks, size };
+    }
+  } catch {
+    // EAGAIN and the like: the stream below reads the rest
+  }
+  for await (const chunk of process.stdin) {
+    const bytes = chunk as Buffer;
+    chunks.push(bytes);
+    size += bytes.length;
+    if (size > maxInputBytes) break;
+  }
+  return { chunks, size };
 }
 
 /** True once the daemon's answer is written; else why the daemon did not answer ("" when not asked). */
@@ -92,7 +126,7 @@ async function routeToDaemon(
     return true;
   }
   if (route !== "daemon" && !result.starting) {
-    process.stderr.write(`hookyard: warning: ${result.why}: answering in this process instead\n`);
+    writeAll(2, `hookyard: warning: ${result.why}: answering in this process instead\n`);
   }
   return result.why;
 }
@@ -140,8 +174,11 @@ async function rootFor(body: Buffer, cwdOption: string | undefined): Promise<str
   const cwd = (input as { cwd?: unknown }).cwd;
   const dir =
     typeof cwd === "string" && isAbsolute(cwd) && isDirectory(cwd) ? cwd : (cwdOption ?? process.cwd());
-  return findWorkspaceRoot(dir);
+  return findWorkspaceRootSync(dir);
 }
+
+/** Set when no daemon was up: starts one in the background, after this event's answer is written. */
+let daemonToStart: (() => void) | undefined;
 
 /** `starting`: no daemon was up, and one is starting in the background for the next events. */
 type ViaDaemon = { answer: EventAnswer } | { why: string; starting?: boolean };
@@ -199,30 +236,36 @@ async function startDaemon(
   } catch (error) {
     return { why: `the hookyard daemon cannot start: ${(error as Error).message}` };
   }
-  const { spawn } = await import("node:child_process");
   let exited: string | undefined;
-  try {
-    const child = spawn(process.execPath, ["--no-node-snapshot", daemonEntry, root], {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", logFd, logFd],
-      env: process.env,
-    });
-    child.on("error", (error) => (exited = error.message));
-    // Exit 0: another exec's daemon won the socket, and is the one to ask.
-    child.on("exit", (code, signal) => {
-      if (code !== 0) exited = signal ? `killed by ${signal}` : `exit code ${code}`;
-    });
-    child.unref();
-  } finally {
-    closeSync(logFd);
-  }
+  const launch = () => {
+    const { spawn } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
+    try {
+      const child = spawn(process.execPath, ["--no-node-snapshot", daemonEntry, root], {
+        cwd: root,
+        detached: true,
+        stdio: ["ignore", logFd, logFd],
+        env: process.env,
+      });
+      child.on("error", (error) => (exited = error.message));
+      // Exit 0: another exec's daemon won the socket, and is the one to ask.
+      child.on("exit", (code, signal) => {
+        if (code !== 0) exited = signal ? `killed by ${signal}` : `exit code ${code}`;
+      });
+      child.unref();
+    } finally {
+      closeSync(logFd);
+    }
+  };
   if (request === undefined) {
+    // Started once this event is answered: loading the hooks twice at once (here and in the
+    // daemon) would make this event, the one the agent waits for, share the CPU with the daemon.
+    daemonToStart = launch;
     return {
       why: `the hookyard daemon is not up yet (one is starting; its log: ${paths.log})`,
       starting: true,
     };
   }
+  launch();
   const deadline = Date.now() + envMs("HOOKYARD_DAEMON_START_MS", 5000);
   for (;;) {
     const asked = await request();
@@ -272,6 +315,7 @@ async function inProcess(
   process.on("exit", onExit);
   let code: number;
   try {
+    enableCompileCache();
     // exec's own command, without the CLI around it (commander and every other command's module):
     // the plain form needs no parsing, and errors are rendered as the CLI renders them.
     const [{ default: execCommand }, { renderError }, { Readable, Writable }] = await Promise.all([
@@ -326,14 +370,27 @@ async function inProcess(
       return;
     }
   }
-  process.stdout.write(stdout.join(""));
+  writeAll(1, stdout.join(""));
   process.exitCode = code;
 }
 
 function write(answer: EventAnswer): void {
-  if (answer.stdout) process.stdout.write(answer.stdout);
-  if (answer.stderr) process.stderr.write(answer.stderr);
+  if (answer.stdout) writeAll(1, answer.stdout);
+  if (answer.stderr) writeAll(2, answer.stderr);
   process.exitCode = answer.exitCode;
+}
+
+/** Written at once with plain writes (no stream to build); what a full non-blocking pipe refuses goes through the stream. */
+function writeAll(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EPIPE") return; // the reader went away
+  }
+  (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(at));
 }
 
 function isDirectory(path: string): boolean {

@@ -99,3 +99,21 @@ function nameHash(text: string): string {
   }
   return lanes.map((lane) => (lane >>> 0).toString(16).padStart(8, "0")).join("");
 }
+
+/**
+ * Keeps V8's compiled code of the modules this process loads from here on in `<runtime dir>/
+ * compile-cache` (node's module.enableCompileCache), so the next exec that runs the chain itself,
+ * and the next daemon, compile the runner, zod and the rest only once per build. In the user's own
+ * 0700 folder, never a shared one: cached code is code this process runs. Quietly nothing when that
+ * folder is not safe or node cannot (NODE_DISABLE_COMPILE_CACHE, a read-only folder).
+ */
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    const dir = runtimeDir(env);
+    checkRuntimeDir(dir, true);
+    const { enableCompileCache } = process.getBuiltinModule("node:module") as typeof import("node:module");
+    enableCompileCache?.(join(dir, "compile-cache"));
+  } catch {
+    // no cache: the modules compile as they always did
+  }
+}

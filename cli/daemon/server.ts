@@ -3,13 +3,16 @@
  * detached by the exec client (cli/daemon/client.ts) when no daemon answers for a workspace. Its
  * stdout and stderr are its log file.
  */
-import { runDaemon } from "./daemon.js";
+import { enableCompileCache } from "./paths.js";
 
 const root = process.argv[2];
 if (!root) {
   process.stderr.write("usage: server.js <workspace root>\n");
   process.exitCode = 2;
 } else {
+  // Before the runner loads: a daemon's start is the first event's neighbour on the CPU.
+  enableCompileCache();
+  const { runDaemon } = await import("./daemon.js");
   // Nothing of a stopped daemon may linger: a hook's timer, a child it left.
   process.exit(await runDaemon(root));
 }

@@ -1,5 +1,16 @@
-import { parseDocument, type YAMLError } from "yaml";
+import { createRequire } from "node:module";
+import type { YAMLError } from "yaml";
 import { RuleFileError } from "./rule-file-error.js";
+
+/**
+ * yaml (72 modules, CommonJS under node) loads at the first rule file read, not with the rules
+ * engine: a workspace without rule files (most) does not pay for it at every exec's start.
+ */
+let yaml: typeof import("yaml") | undefined;
+function loadYaml(): typeof import("yaml") {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yaml;
+}
 
 const layout =
   "a rule file starts with a line ---, then its fields in YAML, then a line ---, then the message";
@@ -16,7 +27,7 @@ export function readFrontMatter(text: string): { fields: Record<string, unknown>
   if (end === -1) {
     throw new RuleFileError("RUN_ERR_HOOK_INVALID", "front matter", `the closing --- is missing; ${layout}`);
   }
-  const document = parseDocument(lines.slice(1, end).join("\n"), {
+  const document = loadYaml().parseDocument(lines.slice(1, end).join("\n"), {
     schema: "failsafe",
     uniqueKeys: true,
   });

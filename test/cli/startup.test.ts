@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isCommandGroup } from "../../cli/command.js";
 import { commands } from "../../cli/commands/index.js";
+import { type Io, main } from "../../cli/main.js";
 import { repoRoot } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 import { processWaitMs } from "../helpers/timeouts.js";
@@ -125,11 +126,52 @@ describe("hookyard start-up", () => {
     expect(result.packages).toEqual(expect.arrayContaining(["better-sqlite3", "drizzle-orm"]));
   });
 
-  it.each([["--version"], ["--help"]])("`hookyard %s` loads no dependency but commander", async (flag) => {
-    const result = await traced([flag]);
+  it("`hookyard --version` loads no dependency but commander", async () => {
+    const result = await traced(["--version"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toBe("");
     expect(result.packages).toEqual(["commander"]);
+  });
+
+  it.each([["--help"], ["-h"]])(
+    "`hookyard %s` to a pipe prints the help the build rendered (dist/cli/help.txt), loading nothing but the bin",
+    async (flag) => {
+      const result = await traced([flag]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.packages).toEqual([]);
+      expect(result.own).toEqual(["bin/hookyard.js"]);
+      // Exactly what commander prints to a pipe.
+      let rendered = "";
+      const sink = {
+        write: (text: string) => {
+          rendered += text;
+          return true;
+        },
+        isTTY: false,
+      };
+      const io = { stdout: sink, stderr: sink, stdin: process.stdin, env: {}, cwd: repoRoot };
+      expect(await main(["--help"], io as unknown as Io)).toBe(0);
+      expect(result.stdout).toBe(rendered);
+    },
+  );
+
+  it("`hookyard --help` goes through the CLI when help.txt is from another build", async () => {
+    const dir = await tempDir();
+    // A copy of the package whose help.txt names another main.js.
+    await cp(join(repoRoot, "bin"), join(dir, "bin"), { recursive: true });
+    await cp(join(repoRoot, "dist"), join(dir, "dist"), { recursive: true });
+    await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"));
+    await cp(join(repoRoot, "package.json"), join(dir, "package.json"));
+    const help = join(dir, "dist", "cli", "help.txt");
+    const [, ...text] = (await readFile(help, "utf8")).split("\n");
+    await writeFile(help, ["hookyard-help 1:1", "stale", ...text].join("\n"));
+    const result = spawnSync(process.execPath, [join(dir, "bin", "hookyard.js"), "--help"], {
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("stale");
+    expect(result.stdout).toContain("Usage: hookyard [options] [command]");
   });
 
   it("`hookyard --help` lists every command, and each group's help its subcommands", async () => {
@@ -198,7 +240,7 @@ describe("hookyard start-up", () => {
     expect(shebang).toBe("#!/usr/bin/env node");
   });
 
-  it("`hookyard exec` answered by the daemon loads no dependency and eight small modules of hookyard's", async () => {
+  it("`hookyard exec` answered by the daemon loads no dependency and one module of hookyard's, the client's bundle", async () => {
     const root = await tempDir();
     await writeFile(join(root, "hookyard.json"), "{}");
     const runtime = await tempDir();
@@ -215,17 +257,8 @@ describe("hookyard start-up", () => {
         const result = await traced(["exec", "--profile", "claude", "PreToolUse"], { cwd: root, env, input });
         expect(result.code, `${round}: ${result.stderr}`).toBe(0);
         expect(result.packages, round).toEqual([]);
-        expect(result.own, round).toEqual([
-          "bin/hookyard.js",
-          "dist/adapters/claude/protocol/events.js",
-          "dist/adapters/claude/protocol/text.js",
-          "dist/adapters/claude/protocol/unchecked.js",
-          "dist/cli/daemon/client.js",
-          "dist/cli/daemon/paths.js",
-          "dist/cli/daemon/protocol.js",
-          "dist/cli/daemon/refusal.js",
-          "dist/workspace/root.js",
-        ]);
+        // The build's one-file bundle of client.js and those it imports (cli/daemon/client-bundle.ts).
+        expect(result.own, round).toEqual(["bin/hookyard.js", "dist/cli/daemon/exec-client.js"]);
       }
     } finally {
       const logs = (await readdir(join(runtime, "hookyard"))).filter((name) => name.endsWith(".log"));

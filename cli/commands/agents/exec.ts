@@ -30,6 +30,11 @@ export default {
     "prompt; exit 1 for input that is not the agent's (which that agent treats as a non-blocking error).",
   ].join("\n"),
   async run(context, args) {
+    // One event per process: each schema checks a value or two, so zod's compiled fast paths (a
+    // new Function per object schema, made at its first parse) cost more than they save. Set
+    // before the first schema is made: zod reads it then.
+    const { z } = await import("zod");
+    z.config({ jitless: true });
     const profile = await import("../../../adapters/claude/protocol/index.js");
     const event = args[0] as string;
     if (profile.claudeEventPoint(event) === undefined) {

@@ -1,0 +1,66 @@
+import { statSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/**
+ * The exec client as one file: `npm run build` bundles dist/cli/daemon/client.js and the few small
+ * modules it imports (paths, protocol, refusal, the Claude event table, the workspace root) into
+ * dist/cli/daemon/exec-client.js, because each ES module node loads costs the agent's every event
+ * about a millisecond. What the client imports only when it runs the chain itself (the exec
+ * command, the error renderer) stays outside: imported from the bundle, beside client.js, it is
+ * the same module as anywhere else. Node's builtins come from process.getBuiltinModule (below).
+ *
+ * bin/hookyard.js loads the bundle only while it is newer than client.js (a plain `tsc` after the
+ * build rewrites client.js: the bin then loads client.js, never an older bundle).
+ */
+
+export const clientFile = fileURLToPath(new URL("./client.js", import.meta.url));
+export const bundleFile = fileURLToPath(new URL("./exec-client.js", import.meta.url));
+
+export async function writeClientBundle(): Promise<void> {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: [clientFile],
+    outfile: bundleFile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    packages: "external",
+    logLevel: "warning",
+    metafile: true,
+    plugins: [
+      {
+        name: "light-imports",
+        setup(on) {
+          on.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined,
+          );
+          // `import … from "node:fs"` in an ES module builds its facade, which reads every export,
+          // fs.promises and the fs streams too (a dozen internal modules, ~13 ms): the bundle
+          // takes each builtin as process.getBuiltinModule gives it, and reads only what it uses.
+          on.onResolve({ filter: /^node:/ }, (args) => ({
+            path: args.path,
+            namespace: "builtin",
+            sideEffects: false,
+          }));
+          on.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+            contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+            loader: "js",
+          }));
+        },
+      },
+    ],
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  if (inputs.some((input) => input.includes("node_modules"))) {
+    throw new Error(`the exec client bundle would hold a dependency: ${inputs.join(", ")}`);
+  }
+  if (statSync(bundleFile).mtimeMs < statSync(clientFile).mtimeMs) {
+    throw new Error(`${bundleFile} is older than ${clientFile}: the bin would not load it`);
+  }
+}
+
+// `node dist/cli/daemon/client-bundle.js`, a step of `npm run build`.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await writeClientBundle();
+}
