@@ -51,6 +51,7 @@ describe("hookyard demo", () => {
     expect(out).toMatch(/audit-webhook delivered [1-9]\d* tool-call records/);
     const temp = /Everything happens in (\S+),/.exec(out)?.[1];
     expect(temp && existsSync(temp)).toBe(false);
-    expect(await demoDirs()).toEqual(before);
+    // Only this demo's own folders count: a suite running alongside makes and removes its own.
+    expect((await demoDirs()).filter((name) => !before.includes(name))).toEqual([]);
   });
 });
