@@ -12,9 +12,9 @@ import { mkdir, mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "undici";
+import { daemonPaths } from "../adapters/daemon/paths.js";
+import { daemonStatus, stopDaemon } from "../adapters/daemon/status.js";
 import { execCommand } from "../cli/agent-settings/install-into.js";
-import { daemonPaths } from "../cli/daemon/paths.js";
-import { daemonStatus, stopDaemon } from "../cli/daemon/status.js";
 import { installCommunityGuard } from "./agent-compat/community-guard.js";
 import {
   coldProcessContender,

@@ -1,7 +1,6 @@
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { claudeEventPoint } from "../../adapters/claude/protocol/events.js";
-import { findWorkspaceRootSync } from "../../workspace/root.js";
 import {
   checkRuntimeDir,
   type DaemonPaths,
@@ -9,9 +8,10 @@ import {
   daemonPaths,
   enableCompileCache,
   maxSocketPath,
-} from "./paths.js";
-import { type Asked, ask, type EventAnswer, protocolVersion } from "./protocol.js";
-import { refusalAnswer } from "./refusal.js";
+} from "../../adapters/daemon/paths.js";
+import { type Asked, ask, type EventAnswer, protocolVersion } from "../../adapters/daemon/protocol.js";
+import { refusalAnswer } from "../../adapters/daemon/refusal.js";
+import { findWorkspaceRootSync } from "../../workspace/root.js";
 
 /**
  * `hookyard exec` as the agent runs it: a thin client of the workspace's daemon (cli/daemon/

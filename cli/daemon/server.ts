@@ -1,9 +1,10 @@
 /**
  * The exec daemon's process: `node --no-node-snapshot dist/cli/daemon/server.js <root>`, started
- * detached by the exec client (cli/daemon/client.ts) when no daemon answers for a workspace. Its
+ * detached by the exec client (cli/daemon/client.ts) when no daemon answers for a workspace; the daemon itself is
+ * adapters/daemon/daemon.ts. Its
  * stdout and stderr are its log file.
  */
-import { enableCompileCache } from "./paths.js";
+import { enableCompileCache } from "../../adapters/daemon/paths.js";
 
 const root = process.argv[2];
 if (!root) {
@@ -12,7 +13,11 @@ if (!root) {
 } else {
   // Before the runner loads: a daemon's start is the first event's neighbour on the CPU.
   enableCompileCache();
-  const { runDaemon } = await import("./daemon.js");
+  const [{ runDaemon }, { renderError }, { packageVersion }] = await Promise.all([
+    import("../../adapters/daemon/daemon.js"),
+    import("../error-message.js"),
+    import("../package-root.js"),
+  ]);
   // Nothing of a stopped daemon may linger: a hook's timer, a child it left.
-  process.exit(await runDaemon(root));
+  process.exit(await runDaemon(root, { renderError, version: packageVersion() }));
 }

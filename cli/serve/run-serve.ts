@@ -1,16 +1,16 @@
 import { chmod, lstat, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
+import { hookCount, LiveHooks } from "../../adapters/live-hooks/live-hooks.js";
+import { watchWorkspace } from "../../adapters/live-hooks/watch.js";
+import { buildServeApp } from "../../adapters/serve/app.js";
 import { serveTokenFile } from "../../adapters/serve/defaults.js";
 import { errorText } from "../../core/errors.js";
 import { loadHooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
-import { buildServeApp } from "./app.js";
-import { hookCount, LiveHooks } from "./live-hooks.js";
 import { newServeToken, readServeToken, removeServeToken, writeServeToken } from "./token.js";
-import { watchWorkspace } from "./watch.js";
 
 export interface ServeOptions {
   port: number;

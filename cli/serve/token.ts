@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../../workspace/atomic-file.js";
@@ -61,13 +61,4 @@ export async function writeServeToken(file: string, token: string): Promise<void
 export async function removeServeToken(file: string, token: string): Promise<void> {
   const text = await readFile(file, "utf8").catch(() => undefined);
   if (text?.trim() === token) await rm(file, { force: true });
-}
-
-/** Whether an Authorization header carries `token`, compared in constant time. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "")?.[1];
-  if (given === undefined) return false;
-  // Hashing first gives equal lengths, so the comparison's time says nothing about the token.
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  return timingSafeEqual(digest(given), digest(token));
 }

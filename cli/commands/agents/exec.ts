@@ -1,9 +1,9 @@
 import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
+import { refusalAnswer } from "../../../adapters/daemon/refusal.js";
 import type { Logger } from "../../../runner/logger.js";
 import type { CliContext, Command } from "../../command.js";
-import { refusalAnswer } from "../../daemon/refusal.js";
 
 export default {
   name: "exec",
@@ -46,9 +46,8 @@ export default {
         );
       return 0;
     }
-    const { errorAnswer, noHookRanAnswer, parseClaudeInput, uncheckedAnswer } = await import(
-      "../../daemon/answer.js"
-    );
+    const [{ errorAnswer, noHookRanAnswer, parseClaudeInput, uncheckedAnswer }, { renderError }] =
+      await Promise.all([import("../../../adapters/daemon/answer.js"), import("../../error-message.js")]);
     const write = (answer: { stdout: string; stderr: string; exitCode: number }) => {
       context.stdout.write(answer.stdout);
       context.stderr.write(answer.stderr);
@@ -73,7 +72,7 @@ export default {
       hooks = await loadHooks({ cwd: await workspaceDir(input, context.cwd), logger, prestart: false });
     } catch (error) {
       restoreConsole();
-      return write(noHookRanAnswer(event, error));
+      return write(noHookRanAnswer(event, error, renderError));
     }
     const { errorText } = await import("../../../core/errors.js");
     const unhandled = (reason: unknown) =>
@@ -84,7 +83,7 @@ export default {
       return write(answer);
     } catch (error) {
       // The chain could not run: where the agent is about to act, that is a refusal, not a pass.
-      const line = errorAnswer(error)
+      const line = errorAnswer(error, renderError)
         .stderr.trim()
         .replace(/^hookyard: /, "");
       const refusal = refusalAnswer(event, `its hooks could not run: ${line}`);

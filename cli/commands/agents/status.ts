@@ -1,8 +1,8 @@
+import type { DaemonStatus } from "../../../adapters/daemon/status.js";
 import type { LoadProblem } from "../../../core/errors.js";
 import type { Hooks, ListedHook } from "../../../runner/load/load-hooks.js";
 import { leftOutWhy } from "../../../runner/load/not-in-force.js";
 import type { Command } from "../../command.js";
-import type { DaemonStatus } from "../../daemon/status.js";
 import { table } from "../../ui/table.js";
 
 /** One hook as status shows it: in force, or not and why. */
@@ -27,7 +27,7 @@ export default {
   ].join("\n"),
   async run(context, _args, options) {
     const { findWorkspaceRoot } = await import("../../../workspace/root.js");
-    const { daemonStatus } = await import("../../daemon/status.js");
+    const { daemonStatus } = await import("../../../adapters/daemon/status.js");
     const root = await findWorkspaceRoot(context.cwd);
     const daemon = await daemonStatus(root, { env: context.env });
     const hooks = daemon.running ? fromDaemon(daemon) : await fromWorkspace(root);

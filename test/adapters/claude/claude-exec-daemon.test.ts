@@ -113,8 +113,8 @@ const denial = (reason: string) => ({
 });
 
 /** The built status module: the socket's name hashes the daemon's built file, so the sources' copy would look elsewhere. */
-async function statusModule(): Promise<typeof import("../../../cli/daemon/status.js")> {
-  return import(join(repoRoot, "dist", "cli", "daemon", "status.js"));
+async function statusModule(): Promise<typeof import("../../../adapters/daemon/status.js")> {
+  return import(join(repoRoot, "dist", "adapters", "daemon", "status.js"));
 }
 
 async function eventually(check: () => Promise<boolean> | boolean, ms = processWaitMs): Promise<boolean> {

@@ -12,19 +12,20 @@ import {
 } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
-import {
-  claudeEventPoint,
-  emptyAnswer,
-  handleClaudeEvent,
-  maxInputBytes,
-} from "../../adapters/claude/protocol/index.js";
 import { errorText } from "../../core/errors.js";
 import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
-import { packageVersion } from "../package-root.js";
-import { hookCount, LiveHooks } from "../serve/live-hooks.js";
-import { watchWorkspace } from "../serve/watch.js";
-import { errorAnswer, fromClaude, noHookRanAnswer, parseClaudeInput, uncheckedAnswer } from "./answer.js";
+import { claudeEventPoint, emptyAnswer, handleClaudeEvent, maxInputBytes } from "../claude/protocol/index.js";
+import { hookCount, LiveHooks } from "../live-hooks/live-hooks.js";
+import { watchWorkspace } from "../live-hooks/watch.js";
+import {
+  errorAnswer,
+  fromClaude,
+  noHookRanAnswer,
+  parseClaudeInput,
+  type RenderError,
+  uncheckedAnswer,
+} from "./answer.js";
 import { checkRuntimeDir, type DaemonPaths, daemonPaths } from "./paths.js";
 import {
   type DaemonReply,
@@ -58,7 +59,13 @@ interface RequestLog {
  * Serves `root`'s hooks on its socket until idle (or SIGTERM, or a `stop` request). Returns the exit
  * code: 0 when it stopped, or when another daemon already serves the workspace.
  */
-export async function runDaemon(root: string): Promise<number> {
+/** What the daemon's process entry gives it of the CLI: its error lines and its version. */
+export interface DaemonOptions {
+  renderError: RenderError;
+  version: string;
+}
+
+export async function runDaemon(root: string, { renderError, version }: DaemonOptions): Promise<number> {
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const paths = daemonPaths(root);
   const idleMs = idleMsFrom(process.env);
@@ -156,10 +163,10 @@ export async function runDaemon(root: string): Promise<number> {
     try {
       input = parseClaudeInput(event, text);
     } catch (error) {
-      return uncheckedAnswer(event, error) ?? errorAnswer(error);
+      return uncheckedAnswer(event, error) ?? errorAnswer(error, renderError);
     }
     const live = workspace.live;
-    if (!live) return noHookRanAnswer(event, workspace.loadError);
+    if (!live) return noHookRanAnswer(event, workspace.loadError, renderError);
     const request: RequestLog = { lines: [], open: true };
     try {
       return await requests.run(request, () =>
@@ -172,7 +179,7 @@ export async function runDaemon(root: string): Promise<number> {
       );
     } catch (error) {
       request.open = false;
-      const failed = errorAnswer(error);
+      const failed = errorAnswer(error, renderError);
       const line = failed.stderr.trim().replace(/^hookyard: /, "");
       return refusalAnswer(event, `its hooks could not run: ${line}`) ?? failed;
     }
@@ -185,13 +192,13 @@ export async function runDaemon(root: string): Promise<number> {
       pid: process.pid,
       root,
       startedAt,
-      version: packageVersion(),
+      version,
       hooks: live ? live.hooks.list() : [],
       problems: live ? [...live.hooks.problems] : [],
       quarantined: live ? live.hooks.quarantined() : [],
       ...(workspace.loadError === undefined
         ? {}
-        : { loadError: errorAnswer(workspace.loadError).stderr.trim() }),
+        : { loadError: errorAnswer(workspace.loadError, renderError).stderr.trim() }),
       socket: paths.socket,
       log: paths.log,
       idleMs,

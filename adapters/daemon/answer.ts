@@ -4,8 +4,7 @@ import {
   capText,
   claudeInputToCtx,
   uncheckedRefusal,
-} from "../../adapters/claude/protocol/index.js";
-import { renderError } from "../error-message.js";
+} from "../claude/protocol/index.js";
 import type { EventAnswer } from "./protocol.js";
 
 /**
@@ -36,8 +35,11 @@ export function uncheckedAnswer(event: string, error: unknown): EventAnswer | un
   return refusal && fromClaude(refusal);
 }
 
-/** An error that ends the command, as the CLI prints it: one line, its exit code. */
-export function errorAnswer(error: unknown): EventAnswer {
+/** How the CLI prints an error that ends a command: one line, and its exit code (cli/error-message.ts). */
+export type RenderError = (error: unknown) => { line: string; exitCode: number };
+
+/** An error that ends the command, as the CLI prints it. */
+export function errorAnswer(error: unknown, renderError: RenderError): EventAnswer {
   const rendered = renderError(error);
   return { stdout: "", stderr: `${rendered.line}\n`, exitCode: rendered.exitCode };
 }
@@ -47,7 +49,7 @@ export function errorAnswer(error: unknown): EventAnswer {
  * guards it holds cannot be known, so where the agent is about to act the call is refused, naming
  * what to fix, as for a hook that cannot load; elsewhere the agent goes on, told in its message field.
  */
-export function noHookRanAnswer(event: string, error: unknown): EventAnswer {
+export function noHookRanAnswer(event: string, error: unknown, renderError: RenderError): EventAnswer {
   const line = renderError(error).line;
   const why = line.replace(/^hookyard: /, "");
   const refusal = uncheckedRefusal(event, `the workspace's hooks could not be loaded: ${why}`);

@@ -18,8 +18,12 @@ export interface DaemonPaths {
   lock: string;
 }
 
-/** The daemon's own module: its path and build time are part of the socket's name. */
-export const daemonEntry = fileURLToPath(new URL("./server.js", import.meta.url));
+/**
+ * The daemon's process entry, the CLI's (cli/daemon/server.ts, which gives the daemon the CLI's
+ * error renderer): its path and build time are part of the socket's name. Resolved from here and
+ * from the exec client's bundle alike, both two folders below dist/.
+ */
+export const daemonEntry = fileURLToPath(new URL("../../cli/daemon/server.js", import.meta.url));
 
 /** Unix socket paths longer than this do not fit in sockaddr_un (108 bytes with the NUL). */
 export const maxSocketPath = 107;

@@ -1,15 +1,15 @@
 import { isAbsolute } from "node:path";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
+import { errorText } from "../../core/errors.js";
+import { findWorkspaceRoot } from "../../workspace/root.js";
 import {
   ClaudeInputError,
   handleClaudeEvent,
   maxInputBytes,
   uncheckedRefusal,
-} from "../../adapters/claude/protocol/index.js";
-import { errorText } from "../../core/errors.js";
-import { findWorkspaceRoot } from "../../workspace/root.js";
-import type { LiveHooks } from "./live-hooks.js";
-import { bearerMatches } from "./token.js";
+} from "../claude/protocol/index.js";
+import type { LiveHooks } from "../live-hooks/live-hooks.js";
+import { bearerMatches } from "./bearer.js";
 
 export interface ServeAppOptions {
   live: LiveHooks;

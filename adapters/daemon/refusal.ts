@@ -1,4 +1,4 @@
-import { uncheckedRefusal } from "../../adapters/claude/protocol/unchecked.js";
+import { uncheckedRefusal } from "../claude/protocol/unchecked.js";
 import type { EventAnswer } from "./protocol.js";
 
 /**
