@@ -15,17 +15,11 @@ import { Writable } from "node:stream";
 import { errorText } from "../../core/errors.js";
 import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
-import { claudeEventPoint, emptyAnswer, handleClaudeEvent, maxInputBytes } from "../claude/protocol/index.js";
 import { hookCount, LiveHooks } from "../live-hooks/live-hooks.js";
 import { watchWorkspace } from "../live-hooks/watch.js";
-import {
-  errorAnswer,
-  fromClaude,
-  noHookRanAnswer,
-  parseClaudeInput,
-  type RenderError,
-  uncheckedAnswer,
-} from "./answer.js";
+import { type AgentProfile, maxInputBytes } from "../profile.js";
+import { profileNamed } from "../profiles.js";
+import { errorAnswer, noHookRanAnswer, type RenderError, uncheckedAnswer } from "./answer.js";
 import { checkRuntimeDir, type DaemonPaths, daemonPaths } from "./paths.js";
 import {
   type DaemonReply,
@@ -35,7 +29,6 @@ import {
   maxHeaderBytes,
   protocolVersion,
 } from "./protocol.js";
-import { refusalAnswer } from "./refusal.js";
 
 /** How long a daemon waits for its next event before it exits (HOOKYARD_DAEMON_IDLE_MS). */
 export const defaultIdleMs = 10 * 60 * 1000;
@@ -157,21 +150,21 @@ export async function runDaemon(root: string, { renderError, version }: DaemonOp
   process.once("SIGINT", () => void stop("SIGINT"));
   touch();
 
-  const answerEvent = async (event: string, text: string): Promise<EventAnswer> => {
-    if (claudeEventPoint(event) === undefined) return fromClaude(emptyAnswer());
+  const answerEvent = async (profile: AgentProfile, event: string, text: string): Promise<EventAnswer> => {
+    if (profile.point(event) === undefined) return profile.emptyAnswer();
     let input: unknown;
     try {
-      input = parseClaudeInput(event, text);
+      input = profile.parseInput(event, text);
     } catch (error) {
-      return uncheckedAnswer(event, error) ?? errorAnswer(error, renderError);
+      return uncheckedAnswer(profile, event, error) ?? errorAnswer(error, renderError);
     }
     const live = workspace.live;
-    if (!live) return noHookRanAnswer(event, workspace.loadError, renderError);
+    if (!live) return noHookRanAnswer(profile, event, workspace.loadError, renderError);
     const request: RequestLog = { lines: [], open: true };
     try {
       return await requests.run(request, () =>
         live.use(async (hooks) => {
-          const answer = await handleClaudeEvent(hooks, event, input);
+          const answer = await profile.handle(hooks, event, input);
           request.open = false;
           const stderr = `${loadLines.get(hooks) ?? ""}${request.lines.join("")}${answer.stderr}`;
           return { stdout: answer.stdout, stderr, exitCode: answer.exitCode };
@@ -181,7 +174,7 @@ export async function runDaemon(root: string, { renderError, version }: DaemonOp
       request.open = false;
       const failed = errorAnswer(error, renderError);
       const line = failed.stderr.trim().replace(/^hookyard: /, "");
-      return refusalAnswer(event, `its hooks could not run: ${line}`) ?? failed;
+      return profile.refusal(event, `its hooks could not run: ${line}`) ?? failed;
     }
   };
 
@@ -229,7 +222,9 @@ export async function runDaemon(root: string, { renderError, version }: DaemonOp
       await ready;
       if (socket.destroyed) return;
       send({ type: "accepted" });
-      const answer = await answerEvent(request.event, body.toString("utf8"));
+      // A request naming a profile this daemon does not have was refused with its header.
+      const profile = profileNamed(request.profile) as AgentProfile;
+      const answer = await answerEvent(profile, request.event, body.toString("utf8"));
       socket.end(`${JSON.stringify({ type: "answer", ...answer } satisfies DaemonReply)}\n`);
     });
   });
@@ -326,8 +321,11 @@ function readRequest(
         if (bytes > maxInputBytes) {
           return refuse("DAEMON_TOO_LARGE", `an event's input is at most ${maxInputBytes} bytes`);
         }
-        if (typeof parsed.event !== "string" || parsed.profile !== "claude") {
-          return refuse("DAEMON_BAD_REQUEST", "an event needs its profile (claude) and its name");
+        if (typeof parsed.event !== "string" || typeof parsed.profile !== "string") {
+          return refuse("DAEMON_BAD_REQUEST", "an event needs its profile and its name");
+        }
+        if (profileNamed(parsed.profile) === undefined) {
+          return refuse("DAEMON_BAD_REQUEST", `this daemon has no profile ${JSON.stringify(parsed.profile)}`);
         }
         expected = bytes;
       } else if (parsed.type !== "status" && parsed.type !== "stop") {

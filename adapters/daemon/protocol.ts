@@ -1,4 +1,7 @@
 import { connect, type Socket } from "node:net";
+import type { EventAnswer } from "../profile.js";
+
+export type { EventAnswer };
 
 /**
  * The exec daemon's wire protocol, on its unix socket. One request per connection:
@@ -17,15 +20,9 @@ export const protocolVersion = 1;
 export const maxHeaderBytes = 64 * 1024;
 
 export type DaemonRequest =
-  | { v: number; type: "event"; root: string; profile: "claude"; event: string; bytes: number }
+  | { v: number; type: "event"; root: string; profile: string; event: string; bytes: number }
   | { v: number; type: "status"; root: string }
   | { v: number; type: "stop"; root: string };
-
-export interface EventAnswer {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
 
 export interface DaemonStatusReply {
   type: "status";

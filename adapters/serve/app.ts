@@ -2,13 +2,10 @@ import { isAbsolute } from "node:path";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { errorText } from "../../core/errors.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
-import {
-  ClaudeInputError,
-  handleClaudeEvent,
-  maxInputBytes,
-  uncheckedRefusal,
-} from "../claude/protocol/index.js";
+import { AgentInputError } from "../agent-input-error.js";
+import { handleClaudeEvent, uncheckedRefusal } from "../claude/protocol/index.js";
 import type { LiveHooks } from "../live-hooks/live-hooks.js";
+import { maxInputBytes } from "../profile.js";
 import { bearerMatches } from "./bearer.js";
 
 export interface ServeAppOptions {
@@ -93,7 +90,7 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
     fail(reply, 404, "SERVE_NOT_FOUND", `no ${request.method} ${request.url}: POST /claude/<Event>`),
   );
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error instanceof ClaudeInputError ? 400 : (error.statusCode ?? 500);
+    const status = error instanceof AgentInputError ? 400 : (error.statusCode ?? 500);
     if (status >= 400 && status < 500) {
       // An http hook's error status lets the call through: where the agent is about to act, input
       // that cannot be checked is refused in a 200 instead.
@@ -104,7 +101,7 @@ export function buildServeApp(options: ServeAppOptions): FastifyInstance {
         return reply.code(200).send(refusal.body);
       }
     }
-    if (error instanceof ClaudeInputError) return fail(reply, 400, error.code, error.message);
+    if (error instanceof AgentInputError) return fail(reply, 400, error.code, error.message);
     if (status >= 400 && status < 500) {
       // Fastify's own: a body over the cap, not JSON, not application/json.
       return fail(

@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { claudeEventPoint } from "../../adapters/claude/protocol/events.js";
 import {
   checkRuntimeDir,
   type DaemonPaths,
@@ -10,7 +9,8 @@ import {
   maxSocketPath,
 } from "../../adapters/daemon/paths.js";
 import { type Asked, ask, type EventAnswer, protocolVersion } from "../../adapters/daemon/protocol.js";
-import { refusalAnswer } from "../../adapters/daemon/refusal.js";
+import { maxInputBytes, type ProfileEvents } from "../../adapters/profile.js";
+import { profileEvents } from "../../adapters/profile-events.js";
 import { findWorkspaceRootSync } from "../../workspace/root.js";
 
 /**
@@ -29,11 +29,8 @@ import { findWorkspaceRootSync } from "../../workspace/root.js";
  * fallback: the daemon, waited for when it starts (HOOKYARD_DAEMON_START_MS), or a refusal).
  */
 
-/** The most stdin the daemon is sent; more is the in-process path's to refuse. */
-const maxInputBytes = 8 * 1024 * 1024;
-const blockable = new Set(["PreToolUse", "UserPromptSubmit"]);
-
 interface ExecArgs {
+  profile: ProfileEvents;
   event: string;
   cwd: string | undefined;
 }
@@ -59,7 +56,7 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
   }
   if (route === "daemon" && why !== "") {
     write(
-      refusalAnswer(
+      args.profile.refusal(
         args.event,
         `${why}, and HOOKYARD_EXEC_ROUTE=daemon runs no hook in the exec process`,
       ) ?? {
@@ -70,7 +67,7 @@ export async function execFromBin(argv: readonly string[]): Promise<boolean> {
     );
     return true;
   }
-  await inProcess(args.cwd, args.event, chunks, why);
+  await inProcess(args, chunks, why);
   try {
     daemonToStart?.();
   } catch (error) {
@@ -120,7 +117,7 @@ async function routeToDaemon(
   const body = Buffer.concat(chunks);
   const root = await rootFor(body, args.cwd);
   if (root === undefined) return "";
-  const result = await viaDaemon(root, daemonPaths(root), args.event, body, route === "daemon");
+  const result = await viaDaemon(root, daemonPaths(root), args, body, route === "daemon");
   if ("answer" in result) {
     write(result.answer);
     return true;
@@ -131,7 +128,7 @@ async function routeToDaemon(
   return result.why;
 }
 
-/** `exec --profile claude <Event>` with at most `--cwd <dir>` besides, the event one hookyard maps. */
+/** `exec --profile <agent> <Event>` with at most `--cwd <dir>` besides, the event one hookyard maps. */
 function plainExecArgs(argv: readonly string[]): ExecArgs | undefined {
   let cwd: string | undefined;
   let profile: string | undefined;
@@ -152,14 +149,15 @@ function plainExecArgs(argv: readonly string[]): ExecArgs | undefined {
     } else if (event === undefined) event = arg;
     else return undefined;
   }
-  if (!command || profile !== "claude" || event === undefined || claudeEventPoint(event) === undefined) {
+  const events = profile === undefined ? undefined : profileEvents(profile);
+  if (!command || events === undefined || event === undefined || events.point(event) === undefined) {
     return undefined;
   }
   if (cwd !== undefined) {
     cwd = resolve(cwd);
     if (!isDirectory(cwd)) return undefined; // the CLI's own error
   }
-  return { event, cwd };
+  return { profile: events, event, cwd };
 }
 
 /** The workspace root exec would use: from the input's cwd (an existing absolute directory), else --cwd, else here. */
@@ -186,7 +184,7 @@ type ViaDaemon = { answer: EventAnswer } | { why: string; starting?: boolean };
 async function viaDaemon(
   root: string,
   paths: DaemonPaths,
-  event: string,
+  { profile, event }: ExecArgs,
   body: Buffer,
   wait: boolean,
 ): Promise<ViaDaemon> {
@@ -199,7 +197,7 @@ async function viaDaemon(
   const request = () =>
     ask<{ type: "answer" } & EventAnswer>(
       paths.socket,
-      { v: protocolVersion, type: "event", root, profile: "claude", event, bytes: body.length },
+      { v: protocolVersion, type: "event", root, profile: profile.name, event, bytes: body.length },
       body,
       { ackMs },
     );
@@ -289,17 +287,12 @@ async function startDaemon(
  * Today's path: exec's command in this process, on the stdin already read. If it gives no answer
  * (it fails, or a hook ends the process) at a blockable event, the event is refused.
  */
-async function inProcess(
-  cwd: string | undefined,
-  event: string,
-  chunks: Buffer[],
-  why: string,
-): Promise<void> {
+async function inProcess({ profile, event, cwd }: ExecArgs, chunks: Buffer[], why: string): Promise<void> {
   const stdout: string[] = [];
   let lastError = "";
   let answered = false;
   const refusal = (failure: string) =>
-    refusalAnswer(
+    profile.refusal(
       event,
       `${why ? `${why}, and ` : ""}running its hooks in the exec process ${failure}; run the event again with --debug to see why`,
     );
@@ -348,6 +341,7 @@ async function inProcess(
             debug: false,
           },
           [event],
+          { profile: profile.name },
         )) ?? 0;
     } catch (error) {
       const rendered = renderError(error);
@@ -360,8 +354,9 @@ async function inProcess(
   }
   answered = true;
   process.off("exit", onExit);
-  // Exit 0 is an answer; exit 2 is a blocked prompt (or a usage error: at a blockable event, a block too).
-  if (blockable.has(event) && code !== 0 && code !== 2) {
+  // Exit 0 is an answer; exit 2 is a blocked prompt (or a usage error: at a blockable event, a block
+  // too). Any other failure at a blockable event is refused (elsewhere profile.refusal is undefined).
+  if (code !== 0 && code !== 2) {
     const refused = refusal(
       `failed (exit code ${code}${lastError ? `: ${lastError.replace(/^hookyard: /, "")}` : ""})`,
     );

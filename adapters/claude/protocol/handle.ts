@@ -22,7 +22,7 @@ const processGuard = memoryContinueGuard();
 /**
  * One event, start to end: the input mapped to a ctx, the chain run, the outcome in the agent's
  * forms. An event hookyard does not map passes through (exit 0, nothing said). Throws
- * ClaudeInputError for input that is not that agent's; a hook's failure is the chain's business.
+ * AgentInputError for input that is not that agent's; a hook's failure is the chain's business.
  */
 export async function handleClaudeEvent(
   hooks: Pick<Hooks, "dispatch"> & { readonly root?: string },

@@ -17,12 +17,9 @@ export {
   claudeEventTable,
 } from "./events.js";
 export { type ClaudeEventOptions, handleClaudeEvent } from "./handle.js";
-export { type ClaudeAgentInfo, type ClaudeInputCtx, ClaudeInputError, claudeInputToCtx } from "./input.js";
+export { type ClaudeAgentInfo, type ClaudeInputCtx, claudeInputToCtx } from "./input.js";
 export { type ClaudeAnswer, type ClaudeOutcomeOptions, claudeOutcome, emptyAnswer } from "./output.js";
 export { type ClaudeInputDefaults, claudeAgentOf, claudeInputFromCtx } from "./reverse.js";
 export { capText, outputCap } from "./text.js";
 export { agentToolName, argsFromAgent, argsToAgent, claudeToolName } from "./tools.js";
 export { uncheckedRefusal } from "./unchecked.js";
-
-/** The most input hookyard reads for one event: far beyond any tool call, short of a memory problem. */
-export const maxInputBytes = 8 * 1024 * 1024;

@@ -1,16 +1,10 @@
 import { z } from "zod";
-import { describeIssues, RunnerError } from "../../../core/errors.js";
+import { describeIssues } from "../../../core/errors.js";
 import type { AnyCtx, Point } from "../../../core/events.js";
 import { jsonDataIssue } from "../../../core/json-data.js";
+import { AgentInputError } from "../../agent-input-error.js";
 import { type ClaudeEvent, claudeEventPoint } from "./events.js";
 import { argsFromAgent, claudeToolName } from "./tools.js";
-
-/** The agent's input is refused: not an object, a missing session_id, a field of the wrong type. */
-export class ClaudeInputError extends RunnerError {
-  constructor(message: string, options?: ErrorOptions) {
-    super("RUN_ERR_AGENT_INPUT", message, options);
-  }
-}
 
 /**
  * What a hook sees of the agent itself, as `ctx.agent`: the names it uses (its event, its tool
@@ -90,22 +84,22 @@ export type ClaudeInputCtx = { point: Point; event: ClaudeEvent; ctx: AnyCtx } |
  */
 export function claudeInputToCtx(input: unknown, eventName?: string): ClaudeInputCtx {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ClaudeInputError("the hook input is not a JSON object");
+    throw new AgentInputError("the hook input is not a JSON object");
   }
   // Before anything copies or prints it: a value nested thousands deep would overflow the stack there.
   const issue = jsonDataIssue(input, "input");
-  if (issue) throw new ClaudeInputError(`the hook input is not plain JSON data (${issue})`);
+  if (issue) throw new AgentInputError(`the hook input is not plain JSON data (${issue})`);
   const named = (input as { hook_event_name?: unknown }).hook_event_name;
   const event = eventName ?? (typeof named === "string" ? named : undefined);
   if (event === undefined) {
-    throw new ClaudeInputError("no event: name it (PreToolUse, Stop, …) or send hook_event_name");
+    throw new AgentInputError("no event: name it (PreToolUse, Stop, …) or send hook_event_name");
   }
   const point = claudeEventPoint(event);
   if (point === undefined) return { passthrough: true };
   const schema = inputSchemas[point] as z.ZodObject;
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    throw new ClaudeInputError(`the ${event} input is invalid: ${describeIssues(parsed.error)}`);
+    throw new AgentInputError(`the ${event} input is invalid: ${describeIssues(parsed.error)}`);
   }
   const data = parsed.data as Record<string, unknown>;
   const agent = agentInfo(event, data, Object.keys(schema.shape));

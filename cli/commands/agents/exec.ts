@@ -1,7 +1,9 @@
 import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import { refusalAnswer } from "../../../adapters/daemon/refusal.js";
+import type { AgentProfile, EventAnswer } from "../../../adapters/profile.js";
+import { maxInputBytes } from "../../../adapters/profile.js";
+import { profileNames } from "../../../adapters/profile-events.js";
 import type { Logger } from "../../../runner/logger.js";
 import type { CliContext, Command } from "../../command.js";
 
@@ -20,7 +22,7 @@ export default {
       flags: "--profile <agent>",
       description: "the agent whose hook protocol to speak",
       required: true,
-      choices: ["claude"],
+      choices: profileNames,
     },
   ],
   help: [
@@ -29,26 +31,30 @@ export default {
     "Exit 0 with nothing, plain text or JSON on stdout; exit 2 with the reason on stderr for a blocked",
     "prompt; exit 1 for input that is not the agent's (which that agent treats as a non-blocking error).",
   ].join("\n"),
-  async run(context, args) {
+  async run(context, args, options) {
     // One event per process: each schema checks a value or two, so zod's compiled fast paths (a
     // new Function per object schema, made at its first parse) cost more than they save. Set
     // before the first schema is made: zod reads it then.
     const { z } = await import("zod");
     z.config({ jitless: true });
-    const profile = await import("../../../adapters/claude/protocol/index.js");
+    const { profileNamed } = await import("../../../adapters/profiles.js");
+    // Commander checked it is one of the choices.
+    const profile = profileNamed(String(options.profile)) as AgentProfile;
     const event = args[0] as string;
-    if (profile.claudeEventPoint(event) === undefined) {
+    if (profile.point(event) === undefined) {
       // Passed through unread; a near miss of a mapped event is a typo in the settings, and says so.
-      const meant = profile.claudeEvents.find((name) => name.toLowerCase() === event.toLowerCase());
+      const meant = profile.events.find((name) => name.toLowerCase() === event.toLowerCase());
       if (meant)
         context.stderr.write(
           `hookyard: warning: unknown event "${event}" passed through: did you mean ${meant}?\n`,
         );
       return 0;
     }
-    const [{ errorAnswer, noHookRanAnswer, parseClaudeInput, uncheckedAnswer }, { renderError }] =
-      await Promise.all([import("../../../adapters/daemon/answer.js"), import("../../error-message.js")]);
-    const write = (answer: { stdout: string; stderr: string; exitCode: number }) => {
+    const [{ errorAnswer, noHookRanAnswer, uncheckedAnswer }, { renderError }] = await Promise.all([
+      import("../../../adapters/daemon/answer.js"),
+      import("../../error-message.js"),
+    ]);
+    const write = (answer: EventAnswer) => {
       context.stdout.write(answer.stdout);
       context.stderr.write(answer.stderr);
       return answer.exitCode;
@@ -56,9 +62,9 @@ export default {
     let input: unknown;
     try {
       // Refused before any hook loads or runs.
-      input = parseClaudeInput(event, await readInput(context.stdin, profile.maxInputBytes));
+      input = profile.parseInput(event, await readInput(context.stdin));
     } catch (error) {
-      const refusal = uncheckedAnswer(event, error);
+      const refusal = uncheckedAnswer(profile, event, error);
       if (refusal) return write(refusal);
       throw error;
     }
@@ -72,21 +78,21 @@ export default {
       hooks = await loadHooks({ cwd: await workspaceDir(input, context.cwd), logger, prestart: false });
     } catch (error) {
       restoreConsole();
-      return write(noHookRanAnswer(event, error, renderError));
+      return write(noHookRanAnswer(profile, event, error, renderError));
     }
     const { errorText } = await import("../../../core/errors.js");
     const unhandled = (reason: unknown) =>
       logger.error(`a promise nobody awaited was rejected (a hook missing an await?): ${errorText(reason)}`);
     process.on("unhandledRejection", unhandled);
     try {
-      const answer = await profile.handleClaudeEvent(hooks, event, input);
+      const answer = await profile.handle(hooks, event, input);
       return write(answer);
     } catch (error) {
       // The chain could not run: where the agent is about to act, that is a refusal, not a pass.
       const line = errorAnswer(error, renderError)
         .stderr.trim()
         .replace(/^hookyard: /, "");
-      const refusal = refusalAnswer(event, `its hooks could not run: ${line}`);
+      const refusal = profile.refusal(event, `its hooks could not run: ${line}`);
       if (refusal) return write(refusal);
       throw error;
     } finally {
@@ -99,15 +105,17 @@ export default {
   },
 } satisfies Command;
 
-async function readInput(stdin: CliContext["stdin"], cap: number): Promise<string> {
+async function readInput(stdin: CliContext["stdin"]): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
     size += bytes.length;
-    if (size > cap) {
-      const { ClaudeInputError } = await import("../../../adapters/claude/protocol/index.js");
-      throw new ClaudeInputError(`stdin is larger than ${cap / 1024 / 1024} MiB, which no hook input is`);
+    if (size > maxInputBytes) {
+      const { AgentInputError } = await import("../../../adapters/agent-input-error.js");
+      throw new AgentInputError(
+        `stdin is larger than ${maxInputBytes / 1024 / 1024} MiB, which no hook input is`,
+      );
     }
     chunks.push(bytes);
   }

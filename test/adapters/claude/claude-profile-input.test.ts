@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { AgentInputError } from "../../../adapters/agent-input-error.js";
 import {
   agentToolName,
-  ClaudeInputError,
   claudeEventPoint,
   claudeEvents,
   claudeInputFromCtx,
@@ -146,8 +146,8 @@ describe("the claude profile: input", () => {
     ["tool_input that is an array", inputFor("PreToolUse", { tool_input: ["rm"] }), "tool_input"],
     ["a prompt that is a number", inputFor("UserPromptSubmit", { prompt: 42 }), "prompt"],
     ["stop_hook_active that is a string", inputFor("Stop", { stop_hook_active: "yes" }), "stop_hook_active"],
-  ])("refuses %s with ClaudeInputError naming what is wrong", (_name, input, words) => {
-    expect(() => claudeInputToCtx(input)).toThrow(ClaudeInputError);
+  ])("refuses %s with AgentInputError naming what is wrong", (_name, input, words) => {
+    expect(() => claudeInputToCtx(input)).toThrow(AgentInputError);
     expect(() => claudeInputToCtx(input)).toThrow(words);
   });
 
