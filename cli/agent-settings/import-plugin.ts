@@ -3,13 +3,10 @@ import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
 import { type ImportedRule, pluginRules } from "../../adapters/claude/settings/plugin-hooks.js";
-import {
-  formatWorkspaceConfig,
-  readWorkspaceConfigFile,
-  writeWorkspaceConfigFile,
-} from "../../client/workspace-config.js";
+import { readWorkspaceConfigFile } from "../../client/workspace-config.js";
 import { describeIssues } from "../../core/errors.js";
 import { commandRuleSchema } from "../../runner/engines/command.js";
+import { formatConfigFile, writeConfigFile } from "../../workspace/config-file.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
 import { CliError, exitCodes } from "../errors.js";
@@ -83,9 +80,9 @@ export async function importClaudePlugin(
   if (options.dryRun) {
     const before = config.existed ? await readFile(config.file, "utf8") : "";
     const from = config.existed ? config.file : "/dev/null";
-    context.stdout.write(unifiedDiff(before, formatWorkspaceConfig(config.data), { from, to: config.file }));
+    context.stdout.write(unifiedDiff(before, formatConfigFile(config.data), { from, to: config.file }));
   } else {
-    await writeWorkspaceConfigFile(config);
+    await writeConfigFile(config);
   }
   const verb = options.dryRun ? "would import" : "imported";
   say(

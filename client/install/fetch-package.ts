@@ -7,12 +7,12 @@ import { extractPackage } from "../../package/tarball/extract.js";
 import { defaultTarballLimits, inspectTarball } from "../../package/tarball/inspect.js";
 import { RegistryError } from "../../registry/errors.js";
 import { requestedGrants } from "../../sandbox/capabilities.js";
+import type { PinnedKey } from "../../workspace/config-file.js";
 import { storePath } from "../../workspace/lockfile.js";
 import { storeProblems } from "../../workspace/store-check.js";
 import type { ClientContext } from "../context.js";
 import { ClientError } from "../errors.js";
 import type { RegistryClient } from "../registry-client.js";
-import type { PinnedKey } from "../workspace-config.js";
 import { fileHashes } from "./file-hashes.js";
 import { checkSignature, type SignedVersion } from "./registry-key.js";
 

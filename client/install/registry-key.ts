@@ -1,7 +1,7 @@
 import { keyIdOf, signedMessage, verifySignature } from "../../package/signature.js";
+import type { PinnedKey } from "../../workspace/config-file.js";
 import { ClientError } from "../errors.js";
 import type { RegistryClient } from "../registry-client.js";
-import type { PinnedKey } from "../workspace-config.js";
 
 /** What a version's signature is checked against: its text, and the key id that signed it. */
 export interface SignedVersion {

@@ -3,6 +3,7 @@ import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "../../core/errors.js";
 import { writeFileAtomic } from "../../workspace/atomic-file.js";
+import { writeConfigFile } from "../../workspace/config-file.js";
 import {
   emptyLockfile,
   formatLockfile,
@@ -15,11 +16,7 @@ import {
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { ClientContext } from "../context.js";
 import { ClientError } from "../errors.js";
-import {
-  readWorkspaceConfigFile,
-  type WorkspaceConfigFile,
-  writeWorkspaceConfigFile,
-} from "../workspace-config.js";
+import { readWorkspaceConfigFile, type WorkspaceConfigFile } from "../workspace-config.js";
 import { holdWorkspace, type WorkspaceHold } from "./workspace-mutex.js";
 
 /** What `InstallTransaction.open` takes besides the context (by default, the context's `installTransaction`). */
@@ -184,6 +181,6 @@ export class InstallTransaction {
     const text = formatLockfile(this.lock);
     if (text !== this.lockText) await writeFileAtomic(this.lockFile, text);
     this.lockWritten = true;
-    await writeWorkspaceConfigFile(this.config);
+    await writeConfigFile(this.config);
   }
 }

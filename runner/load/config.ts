@@ -1,12 +1,8 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { z } from "zod";
 import { describeIssues, type LoadProblem, RunnerError } from "../../core/errors.js";
 import { hookSettingsSchema } from "../../core/hook.js";
-import { configFileName } from "../../workspace/root.js";
+import { ConfigFileError, configFields, readConfigFile } from "../../workspace/config-file.js";
 import { type ConfigRule, configRuleSchema } from "../compile-rule.js";
-
-export { configFileName };
 
 /** Per-hook overrides, by hook name: applied to builtin, workspace and configured hooks alike. */
 export const hookOverrideSchema = hookSettingsSchema
@@ -20,9 +16,6 @@ export const hookOverrideSchema = hookSettingsSchema
   })
   .strict();
 export type HookOverride = z.infer<typeof hookOverrideSchema>;
-
-/** `registry`, `keys` and `community` belong to `hookyard install` (cli/workspace-config.ts); the runner reads the lockfile. */
-export const knownFields = ["hooks", "rules", "sandbox", "registry", "keys", "community"];
 
 /** How community hooks run. Limits here are the defaults for every sandboxed hook. */
 export const sandboxConfigSchema = z.strictObject({
@@ -57,42 +50,20 @@ export interface WorkspaceConfig {
   unknownFields: string[];
 }
 
-/** Reads hookyard.json. A missing file is an empty config; a file that is not JSON is an error. */
+/**
+ * The runner's fields of hookyard.json (workspace/config-file.ts reads the file; `registry`, `keys` and
+ * `community` are install's). A missing file is an empty config; a file that is not a JSON object is an error.
+ */
 export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig> {
-  const file = join(root, configFileName);
-  let text: string;
+  let read: Awaited<ReturnType<typeof readConfigFile>>;
   try {
-    text = await readFile(file, "utf8");
+    read = await readConfigFile(root);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      return {
-        overrides: new Map(),
-        rules: [],
-        problems: [],
-        brokenOverrides: new Set(),
-        sandbox: {},
-        unknownFields: [],
-      };
-    throw new RunnerError(
-      "RUN_ERR_CONFIG_UNREADABLE",
-      `${file} could not be read: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    if (!(error instanceof ConfigFileError)) throw error;
+    const code = error.reason === "unreadable" ? "RUN_ERR_CONFIG_UNREADABLE" : "RUN_ERR_CONFIG_INVALID";
+    throw new RunnerError(code, error.message, { cause: error });
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new RunnerError(
-      "RUN_ERR_CONFIG_INVALID",
-      `${file} is not valid JSON: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
+  const { file, data } = read;
   const top = configSchema.safeParse(data);
   if (!top.success) {
     throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${file}: ${describeIssues(top.error)}`);
@@ -103,7 +74,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     problems: [],
     brokenOverrides: new Set(),
     sandbox: {},
-    unknownFields: Object.keys(top.data).filter((key) => !knownFields.includes(key)),
+    unknownFields: Object.keys(top.data).filter((key) => !configFields.includes(key)),
   };
   const fix = `fix ${file}`;
   // The entry itself is what failed, so what it says of onError and events is read leniently.

@@ -3,7 +3,8 @@ import { describeIssues, errorText, type LoadProblem, RunnerError } from "../../
 import { type CtxOf, ctxSchema, type Point, points } from "../../core/events.js";
 import type { HookDefinition } from "../../core/hook.js";
 import { formatGrant } from "../../sandbox/capabilities.js";
-import { findWorkspaceRoot } from "../../workspace/root.js";
+import { configFields } from "../../workspace/config-file.js";
+import { configFileName, findWorkspaceRoot } from "../../workspace/root.js";
 import { builtinHooks } from "../builtin/index.js";
 import { Dispatcher } from "../chain/dispatch.js";
 import { compileMatcher } from "../chain/matcher.js";
@@ -17,7 +18,7 @@ import { StateStore } from "../state.js";
 import { trustedApi } from "../trusted-api.js";
 import { brokenHook } from "./broken-hook.js";
 import { type CommunityHookConfig, type CommunityHooks, loadCommunityHooks } from "./community.js";
-import { configFileName, type HookOverride, knownFields, readWorkspaceConfig } from "./config.js";
+import { type HookOverride, readWorkspaceConfig } from "./config.js";
 import { loadWorkspaceHooks } from "./workspace.js";
 
 export { findWorkspaceRoot } from "../../workspace/root.js";
@@ -111,7 +112,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   const ruleFolders = await findWorkspaceRules(root);
   for (const problem of ruleFolders.problems) skip(problem);
   for (const field of config.unknownFields) {
-    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: ${knownFields.join(", ")})`);
+    logger.warn(`${configFile}: unknown field "${field}" is ignored (known: ${configFields.join(", ")})`);
   }
 
   const inprocess = (definition: HookDefinition, source: string, origin: Origin) => () =>
