@@ -11,10 +11,10 @@ import { AsyncSeriesWaterfallHook } from "tapable";
 import type { CtxOf } from "../core/events.js";
 import { defineHook, type HookDefinition } from "../core/hook.js";
 import { Dispatcher } from "../runner/chain/dispatch.js";
-import { compileRule } from "../runner/compile-rule.js";
+import { compileHook } from "../runner/compile-hook.js";
+import type { CompiledHook } from "../runner/compiled-hook.js";
 import { loadHooks } from "../runner/load/load-hooks.js";
 import type { Logger } from "../runner/logger.js";
-import type { Rule } from "../runner/rule.js";
 import { StateStore } from "../runner/state.js";
 import { trustedApi } from "../runner/trusted-api.js";
 import {
@@ -69,7 +69,7 @@ function noopDefinitions(handler: () => void | Promise<void>): HookDefinition[] 
   );
 }
 
-function dispatcherOf(root: string, rules: Rule[], logger: Logger): Dispatcher {
+function dispatcherOf(root: string, rules: CompiledHook[], logger: Logger): Dispatcher {
   const state = new StateStore(join(root, ".hookyard", "state"));
   return new Dispatcher(rules, {
     logger,
@@ -79,7 +79,7 @@ function dispatcherOf(root: string, rules: Rule[], logger: Logger): Dispatcher {
 
 function inprocessDispatcher(root: string, handler: () => void | Promise<void>, logger: Logger): Dispatcher {
   const rules = noopDefinitions(handler).map((definition) =>
-    compileRule({ engine: "inprocess", definition, source: "bench" }, { root, origin: "workspace" }),
+    compileHook({ engine: "inprocess", definition, source: "bench" }, { root, origin: "workspace" }),
   );
   return dispatcherOf(root, rules, logger);
 }
@@ -141,11 +141,11 @@ export async function run(): Promise<void> {
     }
 
     // Baselines: one command hook through the command engine, a process per call.
-    const shRule = compileRule(
+    const shRule = compileHook(
       { engine: "command", name: "sh-cat", events: ["tool_before"], command: "cat >/dev/null" },
       { root, origin: "workspace" },
     );
-    const nodeRule = compileRule(
+    const nodeRule = compileHook(
       {
         engine: "command",
         name: "node-stdin",

@@ -14,9 +14,9 @@ import type { CtxOf } from "../core/events.js";
 import { defineHook } from "../core/hook.js";
 import { Dispatcher } from "../runner/chain/dispatch.js";
 import { CommunitySandbox } from "../runner/community-sandbox.js";
-import { compileRule } from "../runner/compile-rule.js";
+import { compileHook } from "../runner/compile-hook.js";
+import type { CompiledHook } from "../runner/compiled-hook.js";
 import type { Logger } from "../runner/logger.js";
-import type { Rule } from "../runner/rule.js";
 import { StateStore } from "../runner/state.js";
 import { trustedApi } from "../runner/trusted-api.js";
 import { createSandbox, type SandboxHook } from "../sandbox/index.js";
@@ -52,8 +52,8 @@ interface Setup {
     name: string,
     code: string,
     extra?: { grants?: []; timeoutMs?: number; limits?: { cpuMs?: number } },
-  ): Rule;
-  dispatcher(rules: Rule[]): Dispatcher;
+  ): CompiledHook;
+  dispatcher(rules: CompiledHook[]): Dispatcher;
 }
 
 async function setup(isolation: "process" | "inline"): Promise<Setup> {
@@ -66,7 +66,7 @@ async function setup(isolation: "process" | "inline"): Promise<Setup> {
     state,
     rule(name, code, extra = {}) {
       const bytes = Buffer.from(code);
-      return compileRule(
+      return compileHook(
         {
           engine: "sandbox",
           name,
@@ -218,7 +218,7 @@ async function commandEngine(): Promise<Latency> {
       script,
       "process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('{}'));\n",
     );
-    const rule = compileRule(
+    const rule = compileHook(
       {
         name: "noop-command",
         engine: "command",
@@ -273,7 +273,7 @@ async function soak(
   const s = await setup("process");
   try {
     const trusted = (name: string) =>
-      compileRule(
+      compileHook(
         {
           engine: "inprocess",
           source: "bench",
@@ -284,7 +284,7 @@ async function soak(
         },
         { root: s.root, origin: "workspace" },
       );
-    const rules: Rule[] = [
+    const rules: CompiledHook[] = [
       trusted("trusted-a"),
       trusted("trusted-b"),
       trusted("trusted-c"),

@@ -7,7 +7,7 @@ import type {
   RegistryVersion,
 } from "../client/registry-client.js";
 import { describeEffect, describePoint } from "../package/capability-wording.js";
-import { defaults } from "../runner/rule.js";
+import { defaults } from "../runner/compiled-hook.js";
 import { type CapabilitySummary, describeCapabilities } from "./ui/capability-lines.js";
 
 /** What `hookyard info` tells about one version of a package; `--json` prints exactly this. */

@@ -10,8 +10,8 @@ import {
   type SandboxLimits,
   type SandboxOptions,
 } from "../sandbox/index.js";
+import type { BatchAnswer, CompiledHook, HookBatch } from "./compiled-hook.js";
 import type { Logger } from "./logger.js";
-import type { BatchAnswer, Rule, RuleBatch } from "./rule.js";
 import type { StateStore } from "./state.js";
 
 export interface CommunitySandboxOptions {
@@ -32,19 +32,19 @@ export interface CommunitySandboxOptions {
 
 /**
  * The runner's side of the sandbox: starts it on the first call (so a workspace without community
- * hooks never loads isolated-vm), turns each hook's answer into what its Rule would return or
+ * hooks never loads isolated-vm), turns each hook's answer into what its CompiledHook would return or
  * throw, and is the batch that lets consecutive sandboxed hooks share one round trip.
  */
 export class CommunitySandbox {
   private sandbox: Sandbox | undefined;
-  private readonly hooks = new WeakMap<Rule, SandboxHook>();
+  private readonly hooks = new WeakMap<CompiledHook, SandboxHook>();
   /** The sandbox speaks of hooks by id (name@integrity); users and state files know them by name. */
   private readonly names = new Map<string, string>();
-  readonly batch: RuleBatch = { run: (point, ctx, rules) => this.run(point, ctx, rules) };
+  readonly batch: HookBatch = { run: (point, ctx, rules) => this.run(point, ctx, rules) };
 
   constructor(private readonly options: CommunitySandboxOptions) {}
 
-  register(rule: Rule, hook: SandboxHook): void {
+  register(rule: CompiledHook, hook: SandboxHook): void {
     this.hooks.set(rule, hook);
     this.names.set(hook.id, hook.name);
   }
@@ -57,7 +57,7 @@ export class CommunitySandbox {
   async run(
     point: Point,
     ctx: AnyCtx,
-    rules: readonly Rule[],
+    rules: readonly CompiledHook[],
     outcome?: ChainVerdict,
   ): Promise<BatchAnswer[]> {
     const hooks = rules.map((rule) => {
@@ -67,7 +67,7 @@ export class CommunitySandbox {
     });
     const json = JSON.stringify(ctx);
     const answers = await this.start().run(point, json, hooks, outcome ? { outcome } : {});
-    return answers.map((answer, i) => toBatchAnswer(answer, rules[i] as Rule, point, ctx));
+    return answers.map((answer, i) => toBatchAnswer(answer, rules[i] as CompiledHook, point, ctx));
   }
 
   /**
@@ -142,7 +142,7 @@ function setField(target: Record<string, unknown>, field: string, value: unknown
 }
 
 /** A sandbox answer as the hook's own return or throw: a changed ctx copy becomes a returned rewrite. */
-function toBatchAnswer(answer: HookAnswer, rule: Rule, point: Point, before: AnyCtx): BatchAnswer {
+function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, before: AnyCtx): BatchAnswer {
   // Quarantined, the user was told once: failing open, it is left out quietly rather than logged per call.
   if (answer.status === "error" && answer.code === "SANDBOX_ERR_QUARANTINED" && rule.onError === "open") {
     return { ok: true, value: undefined, ms: answer.ms };

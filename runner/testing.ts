@@ -11,7 +11,7 @@ import type { SandboxLimits } from "../sandbox/index.js";
 import { Dispatcher } from "./chain/dispatch.js";
 import type { ChainOutcome } from "./chain/outcome.js";
 import { CommunitySandbox } from "./community-sandbox.js";
-import { sandboxRule } from "./engines/sandbox.js";
+import { sandboxHook } from "./engines/sandbox.js";
 import { bundleHook } from "./load/bundle.js";
 import type { Logger } from "./logger.js";
 import { StateStore } from "./state.js";
@@ -88,7 +88,7 @@ export async function sandboxedHook(
     code,
     async run(point, partial) {
       const ctx = withDefaults(point, partial);
-      const rule = sandboxRule(
+      const rule = sandboxHook(
         {
           engine: "sandbox",
           name,

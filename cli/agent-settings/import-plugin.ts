@@ -5,7 +5,7 @@ import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
 import { type ImportedRule, pluginRules } from "../../adapters/claude/settings/plugin-hooks.js";
 import { readWorkspaceConfigFile } from "../../client/workspace-config.js";
 import { describeIssues } from "../../core/errors.js";
-import { commandRuleSchema } from "../../runner/engines/command.js";
+import { commandHookSchema } from "../../runner/engines/command.js";
 import { formatConfigFile, writeConfigFile } from "../../workspace/config-file.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
@@ -35,7 +35,7 @@ export async function importClaudePlugin(
     );
   }
   for (const rule of plugin.rules) {
-    const parsed = commandRuleSchema.safeParse(rule);
+    const parsed = commandHookSchema.safeParse(rule);
     if (!parsed.success) {
       throw new CliError(
         "CLI_ERR_PLUGIN_INVALID",

@@ -1,8 +1,8 @@
 import { errorText, RunnerError, type RunnerErrorCode } from "../../core/errors.js";
 import { type AnyCtx, blockable, type Effect, type Point } from "../../core/events.js";
 import type { ChainVerdict, HookApi } from "../../core/hook.js";
+import { type BatchAnswer, type CompiledHook, type HookBatch, originOrder } from "../compiled-hook.js";
 import type { Logger } from "../logger.js";
-import { type BatchAnswer, originOrder, type Rule, type RuleBatch } from "../rule.js";
 import { applyDecision, parseDecision } from "./effects.js";
 import { CtxJournal } from "./journal.js";
 import { always, compileMatcher, type LateMatch, lateMatchText, type MatchTest } from "./matcher.js";
@@ -12,7 +12,7 @@ import { Watchdog } from "./watchdog.js";
 
 export interface DispatcherOptions {
   logger: Logger;
-  apiFor: (rule: Rule) => HookApi;
+  apiFor: (rule: CompiledHook) => HookApi;
   /** Background calls in flight at once; past it new ones are dropped with a warning. */
   backgroundLimit?: number;
   drainTimeoutMs?: number;
@@ -20,7 +20,7 @@ export interface DispatcherOptions {
 
 /** A rule in the chain of one point. */
 interface Entry {
-  rule: Rule;
+  rule: CompiledHook;
   /** The rule's matcher at this point; undefined when it has none, so the hot loop skips the call. */
   matches: MatchTest | undefined;
   api: HookApi;
@@ -44,7 +44,7 @@ export class Dispatcher {
 
   /** `rules` in registration order; chains are sorted here once, by priority then that order. */
   constructor(
-    rules: readonly Rule[],
+    rules: readonly CompiledHook[],
     private readonly options: DispatcherOptions,
   ) {
     this.backgroundLimit = options.backgroundLimit ?? 256;
@@ -70,7 +70,7 @@ export class Dispatcher {
   }
 
   /** The synchronous chain at a point, then the background hooks, in execution order. */
-  chain(point: Point): { sync: Rule[]; background: Rule[] } {
+  chain(point: Point): { sync: CompiledHook[]; background: CompiledHook[] } {
     return {
       sync: (this.chains.get(point) ?? []).map((e) => e.rule),
       background: (this.backgroundChains.get(point) ?? []).map((e) => e.rule),
@@ -169,7 +169,7 @@ export class Dispatcher {
     stopwatch: Stopwatch,
   ): Promise<number | "stop"> {
     const first = chain[start] as Entry;
-    const batch = first.rule.batch as RuleBatch;
+    const batch = first.rule.batch as HookBatch;
     const members: Array<{ entry: Entry; index: number }> = [{ entry: first, index: start }];
     for (let next = start + 1; next < chain.length; next++) {
       const entry = chain[next] as Entry;
@@ -307,7 +307,7 @@ export class Dispatcher {
 
   private within<T>(
     promise: PromiseLike<T>,
-    rule: Rule,
+    rule: CompiledHook,
     point: Point,
     timeoutMs = rule.timeoutMs,
   ): Promise<T> {
@@ -408,7 +408,7 @@ export class Dispatcher {
   }
 }
 
-function run(rule: Rule, ms: number, status: HookRun["status"], effects: Effect[]): HookRun {
+function run(rule: CompiledHook, ms: number, status: HookRun["status"], effects: Effect[]): HookRun {
   return {
     hook: rule.name,
     origin: rule.origin,

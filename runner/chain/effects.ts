@@ -10,14 +10,14 @@ import {
 } from "../../core/events.js";
 import { type Decision, decisionSchema } from "../../core/hook.js";
 import { jsonDataIssue } from "../../core/json-data.js";
-import type { Rule } from "../rule.js";
+import type { CompiledHook } from "../compiled-hook.js";
 import type { CtxJournal } from "./journal.js";
 import type { ChainOutcome } from "./outcome.js";
 import { scopeRewrite } from "./rewrite-grants.js";
 
 /** Applies one hook's decision; every effect is checked alone, and an illegal one is dropped whole. */
 export function applyDecision(
-  rule: Rule,
+  rule: CompiledHook,
   point: Point,
   decision: Decision | undefined,
   journal: CtxJournal<AnyCtx>,
@@ -68,7 +68,7 @@ export function applyDecision(
  * drops it whole. A hook with rewrite grants (sandboxed) keeps only the changes they allow.
  */
 function rewrite(
-  rule: Rule,
+  rule: CompiledHook,
   point: Point,
   returned: Record<string, unknown>,
   journal: CtxJournal<AnyCtx>,
@@ -123,7 +123,7 @@ function checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): s
   return undefined;
 }
 
-export function parseDecision(value: unknown, rule: Rule, point: Point): Decision | undefined {
+export function parseDecision(value: unknown, rule: CompiledHook, point: Point): Decision | undefined {
   if (value === undefined || value === null) return undefined;
   const parsed = decisionSchema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -1,7 +1,7 @@
 import type { RunnerErrorCode } from "../../core/errors.js";
 import type { AnyCtx, Effect, Point } from "../../core/events.js";
 import type { ChainVerdict } from "../../core/hook.js";
-import type { Origin, Trust } from "../rule.js";
+import type { Origin, Trust } from "../compiled-hook.js";
 
 export interface Attributed {
   hook: string;

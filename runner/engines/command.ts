@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { claudeCommandRule, claudeProfileIssue } from "../../adapters/claude/hook-scripts/command-rule.js";
+import { claudeCommandHook, claudeProfileIssue } from "../../adapters/claude/hook-scripts/command-hook.js";
 import { RunnerError } from "../../core/errors.js";
 import { type Decision, matcherSchema } from "../../core/hook.js";
-import { defaults, type Rule } from "../rule.js";
+import { type CompiledHook, defaults } from "../compiled-hook.js";
 import {
   commandArgv,
   commandSource,
@@ -24,7 +24,7 @@ import {
  * array runs without a shell (argv[0] looked up on PATH). The ctx arrives on stdin as JSON; with
  * `profile: "claude"`, that agent's hook input instead, and the answer is read by its rules.
  */
-export const commandRuleSchema = ruleBaseSchema
+export const commandHookSchema = ruleBaseSchema
   .extend({
     engine: z.literal("command"),
     command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
@@ -38,20 +38,20 @@ export const commandRuleSchema = ruleBaseSchema
     const issue = claudeProfileIssue(config);
     if (issue) check.addIssue({ code: "custom", path: [issue.field], message: issue.message });
   });
-export type CommandRuleConfig = z.infer<typeof commandRuleSchema>;
+export type CommandHookConfig = z.infer<typeof commandHookSchema>;
 
 /** A block reason goes to the model; coding agents cap hook output for it at the same length. */
 const reasonCap = 10_000;
 
-export function commandRule(config: CommandRuleConfig, context: CompileContext): Rule {
-  if (config.profile === "claude") return claudeCommandRule(config, context);
+export function commandHook(config: CommandHookConfig, context: CompileContext): CompiledHook {
+  if (config.profile === "claude") return claudeCommandHook(config, context);
   const argv = commandArgv(config.command);
   const settings = ruleSettings(
     { ...config, matcher: typeof config.matcher === "string" ? undefined : config.matcher },
     context,
     defaults.externalTimeoutMs,
   );
-  const rule: Rule = {
+  const rule: CompiledHook = {
     ...settings,
     engine: "command",
     trust: "trusted",

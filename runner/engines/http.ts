@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fetchFailureText, RunnerError } from "../../core/errors.js";
 import type { Decision } from "../../core/hook.js";
-import { defaults, type Rule } from "../rule.js";
+import { type CompiledHook, defaults } from "../compiled-hook.js";
 import {
   type CompileContext,
   hookPayload,
@@ -11,19 +11,19 @@ import {
 } from "./settings.js";
 
 /** A hook as a web service: the ctx is POSTed as JSON; a 2xx JSON body is the decision. */
-export const httpRuleSchema = ruleBaseSchema
+export const httpHookSchema = ruleBaseSchema
   .extend({
     engine: z.literal("http"),
     url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
     headers: z.record(z.string(), z.string()).optional(),
   })
   .strict();
-export type HttpRuleConfig = z.infer<typeof httpRuleSchema>;
+export type HttpHookConfig = z.infer<typeof httpHookSchema>;
 
 const bodyCap = 1024 * 1024;
 
-export function httpRule(config: HttpRuleConfig, context: CompileContext): Rule {
-  const rule: Rule = {
+export function httpHook(config: HttpHookConfig, context: CompileContext): CompiledHook {
+  const rule: CompiledHook = {
     ...ruleSettings(config, context, defaults.externalTimeoutMs),
     engine: "http",
     trust: "trusted",

@@ -1,6 +1,6 @@
 import type { Point } from "../../core/events.js";
 import type { HookDefinition } from "../../core/hook.js";
-import { defaults, type Rule } from "../rule.js";
+import { type CompiledHook, defaults } from "../compiled-hook.js";
 import type { CompileContext } from "./settings.js";
 
 export interface InprocessConfig {
@@ -11,7 +11,7 @@ export interface InprocessConfig {
 }
 
 /** A trusted hook: its handler gets the live ctx (through a journaled view) and the full host API. */
-export function inprocessRule(config: InprocessConfig, context: CompileContext): Rule {
+export function inprocessHook(config: InprocessConfig, context: CompileContext): CompiledHook {
   const { definition } = config;
   const handlers = definition.on as Record<string, (ctx: unknown, api: unknown) => unknown>;
   return {
@@ -27,6 +27,6 @@ export function inprocessRule(config: InprocessConfig, context: CompileContext):
     mode: definition.mode ?? defaults.mode,
     timeoutMs: definition.timeoutMs ?? defaults.inprocessTimeoutMs,
     selfTimed: false,
-    run: (point, ctx, api) => handlers[point]?.(ctx, api) as ReturnType<Rule["run"]>,
+    run: (point, ctx, api) => handlers[point]?.(ctx, api) as ReturnType<CompiledHook["run"]>,
   };
 }

@@ -1,16 +1,16 @@
 import { z } from "zod";
-import type { Rule } from "../rule.js";
+import type { CompiledHook } from "../compiled-hook.js";
 import { type CompileContext, ruleBaseSchema, ruleSettings } from "./settings.js";
 
 /** A static inject: the cheapest hook there is, no code runs. */
-export const promptRuleSchema = ruleBaseSchema
+export const promptHookSchema = ruleBaseSchema
   .extend({
     engine: z.literal("prompt"),
     text: z.string().min(1),
   })
   .strict();
 
-export function promptRule(config: z.infer<typeof promptRuleSchema>, context: CompileContext): Rule {
+export function promptHook(config: z.infer<typeof promptHookSchema>, context: CompileContext): CompiledHook {
   const decision = { inject: config.text };
   return {
     ...ruleSettings(config, context, 1_000),

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import type { Rule } from "../rule.js";
+import type { CompiledHook } from "../compiled-hook.js";
 import { rulesDecision } from "../rules/decision.js";
 import { matchingRules } from "../rules/evaluate.js";
 import { formats, ruleFormats } from "../rules/formats.js";
@@ -12,7 +12,7 @@ import { type CompileContext, ruleBaseSchema, ruleSettings } from "./settings.js
  * action, and the message as body) as one hook. No code runs: a rule is tested, never executed, and
  * its regexes run within a time budget. Files are re-read when they change.
  */
-export const rulesRuleSchema = ruleBaseSchema
+export const rulesHookSchema = ruleBaseSchema
   .extend({
     engine: z.literal("rules"),
     /** Default: every point the format's events reach. */
@@ -24,12 +24,12 @@ export const rulesRuleSchema = ruleBaseSchema
   })
   .strict();
 
-export type RulesRuleConfig = z.infer<typeof rulesRuleSchema> & {
+export type RulesHookConfig = z.infer<typeof rulesHookSchema> & {
   /** The folder, already read by whoever found it (loadHooks, which reports its problems at load). */
   files?: RuleFiles;
 };
 
-export function rulesRule(config: RulesRuleConfig, context: CompileContext): Rule {
+export function rulesHook(config: RulesHookConfig, context: CompileContext): CompiledHook {
   const formatName = config.format ?? "hookyard";
   const format = formats[formatName];
   const files = config.files ?? new RuleFiles(resolve(context.root, config.dir), formatName);

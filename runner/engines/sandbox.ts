@@ -3,10 +3,10 @@ import type { Point } from "../../core/events.js";
 import { type HookSettings, hookSettingsSchema } from "../../core/hook.js";
 import { type Grant, isRewriteGrant } from "../../sandbox/capabilities.js";
 import { type SandboxLimits, sandboxStartupMs } from "../../sandbox/index.js";
-import type { Rule } from "../rule.js";
+import type { CompiledHook } from "../compiled-hook.js";
 import { type CompileContext, ruleSettings } from "./settings.js";
 
-export interface SandboxRuleConfig {
+export interface SandboxHookConfig {
   engine: "sandbox";
   name: string;
   /** Where the bytes came from, shown by `hookyard list`: a package in the store, or a file. */
@@ -26,7 +26,7 @@ export interface SandboxRuleConfig {
 const settingsSchema = hookSettingsSchema.strict();
 
 /** A community hook: its handler runs in an isolate, on a copy of ctx, with only the granted API. */
-export function sandboxRule(config: SandboxRuleConfig, context: CompileContext): Rule {
+export function sandboxHook(config: SandboxHookConfig, context: CompileContext): CompiledHook {
   const sandbox = context.sandbox;
   if (!sandbox) throw new Error("a sandbox rule needs a sandbox in its compile context");
   const parsed = settingsSchema.safeParse(config.settings ?? {});
@@ -36,7 +36,7 @@ export function sandboxRule(config: SandboxRuleConfig, context: CompileContext):
       `its settings are invalid: ${describeIssues(parsed.error)}`,
     );
   }
-  const rule: Rule = {
+  const rule: CompiledHook = {
     ...ruleSettings(
       { name: config.name, events: [...config.events], ...parsed.data },
       context,
@@ -55,7 +55,7 @@ export function sandboxRule(config: SandboxRuleConfig, context: CompileContext):
       const [answer] = await sandbox.run(point, ctx, [rule], api.outcome);
       if (!answer) throw new Error("the sandbox did not answer");
       if (!answer.ok) throw answer.error;
-      return answer.value as ReturnType<Rule["run"]>;
+      return answer.value as ReturnType<CompiledHook["run"]>;
     },
   };
   sandbox.register(rule, {

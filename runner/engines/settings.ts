@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type Point, points } from "../../core/events.js";
 import { hookNameSchema, hookSettingsSchema } from "../../core/hook.js";
 import type { CommunitySandbox } from "../community-sandbox.js";
-import { defaults, type Origin, type Rule } from "../rule.js";
+import { type CompiledHook, defaults, type Origin } from "../compiled-hook.js";
 
 /** Fields every rule in hookyard.json has, whatever its engine. */
 export const ruleBaseSchema = hookSettingsSchema.extend({
@@ -19,12 +19,15 @@ export interface CompileContext {
   sandbox?: CommunitySandbox;
 }
 
-/** The Rule fields that come from settings, with defaults filled in. */
+/** The CompiledHook fields that come from settings, with defaults filled in. */
 export function ruleSettings(
   base: RuleBase,
   context: CompileContext,
   timeoutMs: number,
-): Pick<Rule, "name" | "origin" | "points" | "priority" | "matcher" | "onError" | "mode" | "timeoutMs"> {
+): Pick<
+  CompiledHook,
+  "name" | "origin" | "points" | "priority" | "matcher" | "onError" | "mode" | "timeoutMs"
+> {
   return {
     name: base.name,
     origin: context.origin,
@@ -38,7 +41,7 @@ export function ruleSettings(
 }
 
 /** The JSON a command or http hook receives. */
-export function hookPayload(rule: Rule, point: Point, ctx: unknown): string {
+export function hookPayload(rule: CompiledHook, point: Point, ctx: unknown): string {
   return JSON.stringify({ point, hook: rule.name, ctx });
 }
 

@@ -1,6 +1,6 @@
 import { type LoadProblem, RunnerError } from "../../core/errors.js";
 import { blockable, isPoint, type Point, points } from "../../core/events.js";
-import type { Origin, Rule } from "../rule.js";
+import type { CompiledHook, Origin } from "../compiled-hook.js";
 import { brokenReason } from "./not-in-force.js";
 
 /** Blockable points: where a hook that is not in force would have been able to stop something. */
@@ -14,7 +14,7 @@ const blockablePoints = points.filter(blockable);
  * stand-in at all: the problem is reported once, at load. Observe-only points are never affected.
  * Undefined when nothing would be blocked.
  */
-export function brokenHook(problem: LoadProblem, origin: Origin): Rule | undefined {
+export function brokenHook(problem: LoadProblem, origin: Origin): CompiledHook | undefined {
   if (problem.setting || problem.onError === "open") return undefined;
   const declared = problem.points?.filter(isPoint);
   const at = declared ? blockablePoints.filter((point) => declared.includes(point)) : blockablePoints;

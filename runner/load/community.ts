@@ -13,10 +13,10 @@ import { computeIntegrity } from "../../package/integrity.js";
 import { type PackageManifest, packageManifestSchema, packageNameSchema } from "../../package/manifest.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
 import { type LockEntry, lockFileName, readLockfile, storePath } from "../../workspace/lockfile.js";
-import type { SandboxRuleConfig } from "../engines/sandbox.js";
+import type { SandboxHookConfig } from "../engines/sandbox.js";
 
 /** A sandboxed community hook: the sandbox engine's config without `engine`, and the version when known. */
-export type CommunityHookConfig = Omit<SandboxRuleConfig, "engine"> & { version?: string };
+export type CommunityHookConfig = Omit<SandboxHookConfig, "engine"> & { version?: string };
 
 /** A community hook installed with `--trust`: it runs in-process, from the very bytes that were verified. */
 export interface TrustedCommunityHook {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeIssues, type LoadProblem, RunnerError } from "../../core/errors.js";
 import { hookSettingsSchema } from "../../core/hook.js";
 import { ConfigFileError, configFields, readConfigFile } from "../../workspace/config-file.js";
-import { type ConfigRule, configRuleSchema } from "../compile-rule.js";
+import { type ConfiguredHook, configuredHookSchema } from "../compile-hook.js";
 
 /** Per-hook overrides, by hook name: applied to builtin, workspace and configured hooks alike. */
 export const hookOverrideSchema = hookSettingsSchema
@@ -39,7 +39,7 @@ const configSchema = z.looseObject({
 
 export interface WorkspaceConfig {
   overrides: Map<string, HookOverride>;
-  rules: ConfigRule[];
+  rules: ConfiguredHook[];
   /** Entries that were refused, each with where it is and why; the rest still load. */
   problems: LoadProblem[];
   /** Hooks whose override is invalid: they are skipped rather than run in a state nobody asked for. */
@@ -103,7 +103,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
   }
   const seen = new Set<string>();
   top.data.rules.forEach((value, index) => {
-    const parsed = configRuleSchema.safeParse(value);
+    const parsed = configuredHookSchema.safeParse(value);
     const name = (value as { name?: unknown } | null)?.name;
     const label = typeof name === "string" ? name : `rules[${index}]`;
     if (!parsed.success) {

@@ -10,9 +10,9 @@ import { Dispatcher } from "../chain/dispatch.js";
 import { compileMatcher } from "../chain/matcher.js";
 import type { ChainOutcome } from "../chain/outcome.js";
 import { CommunitySandbox, type CommunitySandboxOptions } from "../community-sandbox.js";
-import { compileRule } from "../compile-rule.js";
+import { compileHook } from "../compile-hook.js";
+import type { CompiledHook, Origin, Trust } from "../compiled-hook.js";
 import { type Logger, stderrLogger } from "../logger.js";
-import type { Origin, Rule, Trust } from "../rule.js";
 import { findWorkspaceRules } from "../rules/workspace-rules.js";
 import { StateStore } from "../state.js";
 import { trustedApi } from "../trusted-api.js";
@@ -63,7 +63,7 @@ export interface ListedHook {
   grants?: string[];
 }
 
-/** What `list` shows of a community hook beyond what its Rule says. */
+/** What `list` shows of a community hook beyond what its CompiledHook says. */
 type Listing = Pick<ListedHook, "version" | "grants">;
 
 export interface Hooks {
@@ -116,7 +116,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   }
 
   const inprocess = (definition: HookDefinition, source: string, origin: Origin) => () =>
-    compileRule(
+    compileHook(
       {
         engine: "inprocess",
         definition: withOverride(definition, config.overrides.get(definition.name)),
@@ -124,7 +124,10 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       },
       { root, origin },
     );
-  const byName = new Map<string, { origin: Origin; file: string; build: () => Rule; listing?: Listing }>();
+  const byName = new Map<
+    string,
+    { origin: Origin; file: string; build: () => CompiledHook; listing?: Listing }
+  >();
   for (const definition of builtinHooks(root)) {
     byName.set(definition.name, {
       origin: "builtin",
@@ -132,26 +135,26 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       build: inprocess(definition, "builtin", "builtin"),
     });
   }
-  const workspaceEntries: Array<[string, string, () => Rule]> = [
-    ...workspace.hooks.map(({ file, definition }): [string, string, () => Rule] => [
+  const workspaceEntries: Array<[string, string, () => CompiledHook]> = [
+    ...workspace.hooks.map(({ file, definition }): [string, string, () => CompiledHook] => [
       definition.name,
       file,
       inprocess(definition, file, "workspace"),
     ]),
-    ...config.rules.map((rule): [string, string, () => Rule] => [
+    ...config.rules.map((rule): [string, string, () => CompiledHook] => [
       rule.name,
       configFile,
       () =>
-        compileRule(
+        compileHook(
           { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
           { root, origin: "workspace" },
         ),
     ]),
-    ...ruleFolders.rules.map((rule): [string, string, () => Rule] => [
+    ...ruleFolders.rules.map((rule): [string, string, () => CompiledHook] => [
       rule.name,
       join(root, rule.dir),
       () =>
-        compileRule(
+        compileHook(
           { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
           { root, origin: "workspace" },
         ),
@@ -193,7 +196,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         grants: hook.grants.map(formatGrant),
       },
       build: () =>
-        compileRule(
+        compileHook(
           {
             ...hook,
             engine: "sandbox",
@@ -235,8 +238,8 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     }
   }
 
-  const rules: Rule[] = [];
-  const listings = new Map<Rule, Listing>();
+  const rules: CompiledHook[] = [];
+  const listings = new Map<CompiledHook, Listing>();
   for (const [name, entry] of byName) {
     if (config.overrides.get(name)?.enabled === false) continue;
     if (config.brokenOverrides.has(name)) {
@@ -351,7 +354,7 @@ function stripEnabled(override: HookOverride | undefined): Omit<HookOverride, "e
   return settings;
 }
 
-function listed(rule: Rule, listing: Listing = {}): ListedHook {
+function listed(rule: CompiledHook, listing: Listing = {}): ListedHook {
   return {
     name: rule.name,
     origin: rule.origin,
@@ -383,7 +386,10 @@ function problemLine(
 }
 
 /** One short line naming the hooks that did not load and what follows for each; undefined when all did. */
-function notInForceLine(problems: readonly LoadProblem[], rules: readonly Rule[]): string | undefined {
+function notInForceLine(
+  problems: readonly LoadProblem[],
+  rules: readonly CompiledHook[],
+): string | undefined {
   const hooks = problems.filter((problem) => !problem.setting);
   if (hooks.length === 0) return undefined;
   const standIns = new Set(rules.filter((rule) => rule.broken).map((rule) => rule.name));

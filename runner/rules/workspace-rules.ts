@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { LoadProblem } from "../../core/errors.js";
-import type { RulesRuleConfig } from "../engines/rules.js";
+import type { RulesHookConfig } from "../engines/rules.js";
 import { formats } from "./formats.js";
 import { RuleFiles } from "./rule-files.js";
 
@@ -18,8 +18,8 @@ const folders = [
  */
 export async function findWorkspaceRules(
   root: string,
-): Promise<{ rules: RulesRuleConfig[]; problems: LoadProblem[] }> {
-  const rules: RulesRuleConfig[] = [];
+): Promise<{ rules: RulesHookConfig[]; problems: LoadProblem[] }> {
+  const rules: RulesHookConfig[] = [];
   const problems: LoadProblem[] = [];
   for (const { name, dir, format } of folders) {
     const path = join(root, dir);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { ctxSchema, type Point } from "../../core/events.js";
 import type { HookDefinition } from "../../core/hook.js";
 import { Dispatcher } from "../../runner/chain/dispatch.js";
-import { compileRule } from "../../runner/compile-rule.js";
+import { compileHook } from "../../runner/compile-hook.js";
 import type { Hooks } from "../../runner/load/load-hooks.js";
 import type { Logger } from "../../runner/logger.js";
 import { StateStore } from "../../runner/state.js";
@@ -15,7 +15,7 @@ export function hooksOf(
   logger: Logger,
 ): Pick<Hooks, "dispatch"> {
   const rules = definitions.map((definition) =>
-    compileRule({ engine: "inprocess", definition, source: "test" }, { root, origin: "workspace" }),
+    compileHook({ engine: "inprocess", definition, source: "test" }, { root, origin: "workspace" }),
   );
   const state = new StateStore(join(root, ".hookyard", "state"));
   const dispatcher = new Dispatcher(rules, {

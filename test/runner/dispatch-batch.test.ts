@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AnyCtx, Point } from "../../core/events.js";
 import type { Decision } from "../../core/hook.js";
-import type { BatchAnswer, Rule, RuleBatch } from "../../runner/rule.js";
+import type { BatchAnswer, CompiledHook, HookBatch } from "../../runner/compiled-hook.js";
 import { toolBefore } from "../helpers/ctx.js";
 import { harness, ruleOf } from "./helpers.js";
 
@@ -14,8 +14,8 @@ type Handler = (ctx: AnyCtx) => Decision | undefined;
  */
 function localBatch(handlers: Map<string, Handler>) {
   const calls: string[][] = [];
-  const batch: RuleBatch = {
-    async run(_point: Point, ctx: AnyCtx, rules: readonly Rule[]): Promise<BatchAnswer[]> {
+  const batch: HookBatch = {
+    async run(_point: Point, ctx: AnyCtx, rules: readonly CompiledHook[]): Promise<BatchAnswer[]> {
       calls.push(rules.map((r) => r.name));
       const answers: BatchAnswer[] = [];
       for (const rule of rules) {
@@ -38,12 +38,12 @@ function localBatch(handlers: Map<string, Handler>) {
 }
 
 function batched(
-  batch: RuleBatch,
+  batch: HookBatch,
   handlers: Map<string, Handler>,
   name: string,
   handler: Handler,
-  extra: Partial<Rule> = {},
-): Rule {
+  extra: Partial<CompiledHook> = {},
+): CompiledHook {
   handlers.set(name, handler);
   const base = ruleOf({ name, priority: extra.priority ?? 100, on: { tool_before: () => undefined } });
   return {
@@ -198,7 +198,7 @@ describe("batched (sandboxed) hooks in a chain", () => {
   it("a batch that fails as a whole fails its first hook, and the rest are tried again", async () => {
     const handlers = new Map<string, Handler>();
     let trips = 0;
-    const batch: RuleBatch = {
+    const batch: HookBatch = {
       async run(_point, _ctx, rules) {
         trips++;
         if (trips === 1) throw new Error("sandbox went away");

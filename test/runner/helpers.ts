@@ -2,16 +2,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineHook, type HookDefinition } from "../../core/hook.js";
 import { Dispatcher, type DispatcherOptions } from "../../runner/chain/dispatch.js";
-import { compileRule } from "../../runner/compile-rule.js";
-import type { Origin, Rule } from "../../runner/rule.js";
+import { compileHook } from "../../runner/compile-hook.js";
+import type { CompiledHook, Origin } from "../../runner/compiled-hook.js";
 import { StateStore } from "../../runner/state.js";
 import { trustedApi } from "../../runner/trusted-api.js";
 import { type RecordingLogger, recordingLogger } from "../helpers/logger.js";
 import { tempDir } from "../helpers/temp.js";
 
 /** A trusted in-process rule, compiled the way loadHooks compiles workspace and builtin hooks. */
-export function ruleOf(definition: HookDefinition, origin: Origin = "workspace", root = tmpdir()): Rule {
-  return compileRule(
+export function ruleOf(
+  definition: HookDefinition,
+  origin: Origin = "workspace",
+  root = tmpdir(),
+): CompiledHook {
+  return compileHook(
     { engine: "inprocess", definition: defineHook(definition), source: "test" },
     { root, origin },
   );
@@ -26,7 +30,7 @@ export interface Harness {
 
 /** A dispatcher over `definitions` (or ready rules), with trusted APIs and state in a temp dir. */
 export async function harness(
-  definitions: ReadonlyArray<HookDefinition | Rule>,
+  definitions: ReadonlyArray<HookDefinition | CompiledHook>,
   options: Partial<Pick<DispatcherOptions, "backgroundLimit" | "drainTimeoutMs">> = {},
 ): Promise<Harness> {
   const root = await tempDir();

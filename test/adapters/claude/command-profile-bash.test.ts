@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentAfter, toolAfter, toolBefore, turnAfter } from "../../helpers/ctx.js";
-import { claudeRule, fixture, noBash, workspaceWith } from "./command-profile-helpers.js";
+import { claudeHook, fixture, noBash, workspaceWith } from "./command-profile-helpers.js";
 
 const bash = (script: string) => `bash ${fixture(script)}`;
 const skipReason = noBash ? ` (skipped: ${noBash})` : "";
@@ -10,7 +10,7 @@ const skipReason = noBash ? ` (skipped: ${noBash})` : "";
 describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unchanged${skipReason}`, () => {
   it("sees that agent's stdin JSON, CLAUDE_PROJECT_DIR, and runs in the project folder", async () => {
     const { root, hooks } = await workspaceWith([
-      claudeRule("recorder", bash("record_input.sh"), ["tool_before"], { env: { RECORD_TO: "record.json" } }),
+      claudeHook("recorder", bash("record_input.sh"), ["tool_before"], { env: { RECORD_TO: "record.json" } }),
     ]);
     await hooks.dispatch(
       "tool_before",
@@ -35,7 +35,7 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("exit 2 blocks a write under a protected folder, with stderr as the reason", async () => {
     const { root, hooks } = await workspaceWith([
-      claudeRule("protect", bash("protect_paths.sh"), ["tool_before"], { matcher: "Write|Edit" }),
+      claudeHook("protect", bash("protect_paths.sh"), ["tool_before"], { matcher: "Write|Edit" }),
     ]);
     const blocked = await hooks.dispatch(
       "tool_before",
@@ -54,7 +54,7 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("exit 1 with a valid JSON answer on stdout: the answer is used (the issue's rule), and a note says so", async () => {
     const { hooks, logger } = await workspaceWith([
-      claudeRule("exit-one", bash("deny_with_exit_1.sh"), ["tool_before"]),
+      claudeHook("exit-one", bash("deny_with_exit_1.sh"), ["tool_before"]),
     ]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.blockedBy).toEqual({ hook: "exit-one", reason: "denied, then exited 1" });
@@ -66,14 +66,14 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("continue: false wins: it blocks a tool call, whatever else the answer says", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("stop", bash("stop_session.sh"), ["tool_before", "turn_after"]),
+      claudeHook("stop", bash("stop_session.sh"), ["tool_before", "turn_after"]),
     ]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.blockedBy).toEqual({ hook: "stop", reason: "maintenance window: the agent must stop" });
   });
 
   it("continue: false at a stop ends the run: no other turn (its decision block is ignored), the reason is a notice", async () => {
-    const { hooks } = await workspaceWith([claudeRule("stop", bash("stop_session.sh"), ["turn_after"])]);
+    const { hooks } = await workspaceWith([claudeHook("stop", bash("stop_session.sh"), ["turn_after"])]);
     const outcome = await hooks.dispatch("turn_after", turnAfter());
     expect(outcome.continues).toEqual([]);
     expect(outcome.notices).toEqual([{ hook: "stop", text: "maintenance window: the agent must stop" }]);
@@ -81,7 +81,7 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("additionalContext at SessionStart and PostToolUse goes to the model, built from CLAUDE_PROJECT_DIR", async () => {
     const { root, hooks } = await workspaceWith([
-      claudeRule("context", bash("project_context.sh"), ["agent_before", "tool_after"]),
+      claudeHook("context", bash("project_context.sh"), ["agent_before", "tool_after"]),
     ]);
     const start = await hooks.dispatch("agent_before", { sessionId: "s1", cwd: root, config: {}, depth: 0 });
     expect(start.injects).toEqual([{ hook: "context", text: `project dir: ${root}` }]);
@@ -91,7 +91,7 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("additionalContext at SessionEnd, where nothing reaches a model, is dropped with a warning", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("context", bash("project_context.sh"), ["agent_after"]),
+      claudeHook("context", bash("project_context.sh"), ["agent_after"]),
     ]);
     const outcome = await hooks.dispatch("agent_after", agentAfter());
     expect(outcome.injects).toEqual([]);
@@ -100,7 +100,7 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("a hook that hangs is killed at its timeout; the call goes on (fail-open) within the bound", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("slow", bash("slow_hook.sh"), ["tool_before"], { timeoutMs: 400 }),
+      claudeHook("slow", bash("slow_hook.sh"), ["tool_before"], { timeoutMs: 400 }),
     ]);
     const started = Date.now();
     const outcome = await hooks.dispatch("tool_before", toolBefore());
@@ -111,7 +111,7 @@ describe.skipIf(noBash !== undefined)(`bash hooks written for that agent run unc
 
   it("a hook that hangs blocks at its timeout when onError is block", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("slow", bash("slow_hook.sh"), ["tool_before"], { timeoutMs: 400, onError: "block" }),
+      claudeHook("slow", bash("slow_hook.sh"), ["tool_before"], { timeoutMs: 400, onError: "block" }),
     ]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.verdict).toBe("block");

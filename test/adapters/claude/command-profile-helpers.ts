@@ -40,6 +40,6 @@ export async function workspaceWith(
 }
 
 /** A rule that runs `command` under the claude profile at `events`. */
-export function claudeRule(name: string, command: string, events: string[], extra: object = {}): object {
+export function claudeHook(name: string, command: string, events: string[], extra: object = {}): object {
   return { name, engine: "command", profile: "claude", command, events, ...extra };
 }

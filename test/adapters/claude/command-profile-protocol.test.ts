@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolAfter, toolBefore, turnBefore } from "../../helpers/ctx.js";
-import { claudeRule, workspaceWith } from "./command-profile-helpers.js";
+import { claudeHook, workspaceWith } from "./command-profile-helpers.js";
 
 /** A command that answers `json` on stdout (exit 0). */
 const answer = (json: object) => `cat > /dev/null; printf '%s' '${JSON.stringify(json)}'`;
@@ -27,7 +27,7 @@ describe("matchers in that agent's form", () => {
     const name = agentTool ? `${tool} (originally ${agentTool})` : tool;
     it(`${JSON.stringify(matcher)} ${runs ? "matches" : "does not match"} ${name}`, async () => {
       const { hooks } = await workspaceWith([
-        claudeRule("m", exitTwo, ["tool_before"], matcher === undefined ? {} : { matcher }),
+        claudeHook("m", exitTwo, ["tool_before"], matcher === undefined ? {} : { matcher }),
       ]);
       const ctx = toolBefore({
         tool,
@@ -39,13 +39,13 @@ describe("matchers in that agent's form", () => {
   }
 
   it("is ignored at events where that agent ignores it (UserPromptSubmit)", async () => {
-    const { hooks } = await workspaceWith([claudeRule("m", exitTwo, ["turn_before"], { matcher: "Bash" })]);
+    const { hooks } = await workspaceWith([claudeHook("m", exitTwo, ["turn_before"], { matcher: "Bash" })]);
     expect((await hooks.dispatch("turn_before", turnBefore())).verdict).toBe("block");
   });
 
   it("our own matcher object still works on a profile rule", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("m", exitTwo, ["tool_before"], { matcher: { tool: "^bash$" } }),
+      claudeHook("m", exitTwo, ["tool_before"], { matcher: { tool: "^bash$" } }),
     ]);
     expect((await hooks.dispatch("tool_before", toolBefore())).verdict).toBe("block");
     expect((await hooks.dispatch("tool_before", toolBefore({ tool: "read_file" }))).verdict).toBe("allow");
@@ -53,10 +53,10 @@ describe("matchers in that agent's form", () => {
 
   it("an invalid regex, a matcher string without the profile, and an event the profile lacks are refused by name", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("bad-regex", exitTwo, ["tool_before"], { matcher: "(Bash" }),
+      claudeHook("bad-regex", exitTwo, ["tool_before"], { matcher: "(Bash" }),
       { name: "no-profile", engine: "command", command: exitTwo, events: ["tool_before"], matcher: "Bash" },
-      claudeRule("no-event", exitTwo, ["llm_before"]),
-      claudeRule("fine", "true", ["tool_before"]),
+      claudeHook("no-event", exitTwo, ["llm_before"]),
+      claudeHook("fine", "true", ["tool_before"]),
     ]);
     const problems = hooks.problems.map((p) => [p.name, p.code, p.message]);
     expect(problems).toEqual([
@@ -86,7 +86,7 @@ describe("answers read by that agent's rules", () => {
     const rewrite = answer({
       hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "ls" } },
     });
-    const { hooks } = await workspaceWith([claudeRule("r", rewrite, ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("r", rewrite, ["tool_before"])]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.ctx.args).toEqual({ command: "ls" });
   });
@@ -95,7 +95,7 @@ describe("answers read by that agent's rules", () => {
     const rewrite = answer({
       hookSpecificOutput: { updatedInput: { file_path: "/tmp/elsewhere.txt", content: "safe" } },
     });
-    const { hooks } = await workspaceWith([claudeRule("r", rewrite, ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("r", rewrite, ["tool_before"])]);
     const outcome = await hooks.dispatch(
       "tool_before",
       toolBefore({ tool: "write_file", args: { path: "a.txt", content: "x" } }),
@@ -107,7 +107,7 @@ describe("answers read by that agent's rules", () => {
     const ask = answer({
       hookSpecificOutput: { permissionDecision: "ask", permissionDecisionReason: "sure?" },
     });
-    const { hooks } = await workspaceWith([claudeRule("a", ask, ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("a", ask, ["tool_before"])]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.verdict).toBe("ask");
     expect(outcome.asks).toEqual([{ hook: "a", reason: "sure?" }]);
@@ -115,8 +115,8 @@ describe("answers read by that agent's rules", () => {
 
   it("permissionDecision allow adds nothing (it cannot override another hook's block)", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("allow", answer({ hookSpecificOutput: { permissionDecision: "allow" } }), ["tool_before"]),
-      claudeRule("deny", exitTwo, ["tool_before"]),
+      claudeHook("allow", answer({ hookSpecificOutput: { permissionDecision: "allow" } }), ["tool_before"]),
+      claudeHook("deny", exitTwo, ["tool_before"]),
     ]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.blockedBy?.hook).toBe("deny");
@@ -124,7 +124,7 @@ describe("answers read by that agent's rules", () => {
 
   it("the older top-level decision block still blocks at PreToolUse", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("old", answer({ decision: "block", reason: "old style" }), ["tool_before"]),
+      claudeHook("old", answer({ decision: "block", reason: "old style" }), ["tool_before"]),
     ]);
     expect((await hooks.dispatch("tool_before", toolBefore())).blockedBy?.reason).toBe("old style");
   });
@@ -133,14 +133,14 @@ describe("answers read by that agent's rules", () => {
     const redact = answer({
       hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: "[redacted]" },
     });
-    const { hooks } = await workspaceWith([claudeRule("redact", redact, ["tool_after"])]);
+    const { hooks } = await workspaceWith([claudeHook("redact", redact, ["tool_after"])]);
     const outcome = await hooks.dispatch("tool_after", toolAfter({ result: "AKIAABCDEFGHIJKLMNOP" }));
     expect(outcome.ctx.result).toBe("[redacted]");
   });
 
   it("exit 2 after a tool sends stderr to the model (the tool already ran: nothing to block)", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("lint", "echo 'lint: 3 errors' >&2; exit 2", ["tool_after"]),
+      claudeHook("lint", "echo 'lint: 3 errors' >&2; exit 2", ["tool_after"]),
     ]);
     const outcome = await hooks.dispatch("tool_after", toolAfter());
     expect(outcome.verdict).toBe("allow");
@@ -148,7 +148,7 @@ describe("answers read by that agent's rules", () => {
   });
 
   it("plain stdout is ignored at PreToolUse (that agent only shows it in its transcript)", async () => {
-    const { hooks } = await workspaceWith([claudeRule("chatty", "echo checking...", ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("chatty", "echo checking...", ["tool_before"])]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.injects).toEqual([]);
     expect(outcome.warnings).toEqual([]);
@@ -156,7 +156,7 @@ describe("answers read by that agent's rules", () => {
 
   it("stdout that starts with { but is not JSON is a hook failure, not silently ignored", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("typo", "echo '{\"decision\": block}'", ["turn_before"]),
+      claudeHook("typo", "echo '{\"decision\": block}'", ["turn_before"]),
     ]);
     const outcome = await hooks.dispatch("turn_before", turnBefore());
     expect(outcome.warnings).toMatchObject([
@@ -167,7 +167,7 @@ describe("answers read by that agent's rules", () => {
 
   it("exit 127 (command not found) is a non-blocking error", async () => {
     const { hooks } = await workspaceWith([
-      claudeRule("missing", "no-such-command-anywhere", ["tool_before"]),
+      claudeHook("missing", "no-such-command-anywhere", ["tool_before"]),
     ]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.verdict).toBe("allow");
@@ -175,7 +175,7 @@ describe("answers read by that agent's rules", () => {
   });
 
   it("exit 1 with stdout that is not JSON stays a non-blocking error", async () => {
-    const { hooks } = await workspaceWith([claudeRule("one", "echo '{not json'; exit 1", ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("one", "echo '{not json'; exit 1", ["tool_before"])]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.verdict).toBe("allow");
     expect(outcome.warnings).toMatchObject([{ hook: "one", code: "RUN_ERR_COMMAND_FAILED" }]);
@@ -183,13 +183,13 @@ describe("answers read by that agent's rules", () => {
 
   it("a reason longer than 10,000 characters is cut at 10,000", async () => {
     const long = "head -c 20000 /dev/zero | tr '\\0' x >&2; exit 2";
-    const { hooks } = await workspaceWith([claudeRule("long", long, ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("long", long, ["tool_before"])]);
     const outcome = await hooks.dispatch("tool_before", toolBefore());
     expect(outcome.blockedBy?.reason).toBe("x".repeat(10_000));
   });
 
   it("a script that never reads its stdin still gets to answer", async () => {
-    const { hooks } = await workspaceWith([claudeRule("deaf", "echo no >&2; exit 2", ["tool_before"])]);
+    const { hooks } = await workspaceWith([claudeHook("deaf", "echo no >&2; exit 2", ["tool_before"])]);
     const huge = toolBefore({ args: { command: "x".repeat(2_000_000) } });
     expect((await hooks.dispatch("tool_before", huge)).blockedBy?.reason).toBe("no");
   });

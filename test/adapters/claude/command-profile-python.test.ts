@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolBefore, turnAfter, turnBefore } from "../../helpers/ctx.js";
-import { claudeRule, fixture, noPython, workspaceWith } from "./command-profile-helpers.js";
+import { claudeHook, fixture, noPython, workspaceWith } from "./command-profile-helpers.js";
 
 const python = (script: string) => `python3 ${fixture(script)}`;
 const skipReason = noPython ? ` (skipped: ${noPython})` : "";
@@ -10,7 +10,7 @@ describe.skipIf(noPython !== undefined)(
   () => {
     it("exit 2 blocks the tool call, with the script's stderr as the reason", async () => {
       const { hooks } = await workspaceWith([
-        claudeRule("validator", python("bash_validator.py"), ["tool_before"]),
+        claudeHook("validator", python("bash_validator.py"), ["tool_before"]),
       ]);
       const outcome = await hooks.dispatch(
         "tool_before",
@@ -25,7 +25,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("exit 0 lets the call run untouched", async () => {
       const { hooks } = await workspaceWith([
-        claudeRule("validator", python("bash_validator.py"), ["tool_before"]),
+        claudeHook("validator", python("bash_validator.py"), ["tool_before"]),
       ]);
       const outcome = await hooks.dispatch("tool_before", toolBefore({ args: { command: "ls -la" } }));
       expect(outcome.verdict).toBe("allow");
@@ -35,7 +35,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("permissionDecision deny blocks with its reason, and systemMessage reaches the user as a notice", async () => {
       const { root, hooks } = await workspaceWith([
-        claudeRule("env-files", python("protect_env_files.py"), ["tool_before"], {
+        claudeHook("env-files", python("protect_env_files.py"), ["tool_before"], {
           matcher: "Read|Write|Edit",
         }),
       ]);
@@ -51,7 +51,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("updatedInput rewrites the tool's args, and additionalContext goes to the model", async () => {
       const { hooks } = await workspaceWith([
-        claudeRule("dry-run", python("dry_run_pushes.py"), ["tool_before"]),
+        claudeHook("dry-run", python("dry_run_pushes.py"), ["tool_before"]),
       ]);
       const outcome = await hooks.dispatch(
         "tool_before",
@@ -64,7 +64,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("a script that crashes (exit 1, a traceback) is a non-blocking error: the call goes on, the failure is logged", async () => {
       const { hooks, logger } = await workspaceWith([
-        claudeRule("broken", python("broken_hook.py"), ["tool_before"]),
+        claudeHook("broken", python("broken_hook.py"), ["tool_before"]),
       ]);
       const outcome = await hooks.dispatch("tool_before", toolBefore());
       expect(outcome.verdict).toBe("allow");
@@ -75,7 +75,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("the same crash blocks when the rule says onError: block", async () => {
       const { hooks } = await workspaceWith([
-        claudeRule("broken", python("broken_hook.py"), ["tool_before"], { onError: "block" }),
+        claudeHook("broken", python("broken_hook.py"), ["tool_before"], { onError: "block" }),
       ]);
       const outcome = await hooks.dispatch("tool_before", toolBefore());
       expect(outcome.verdict).toBe("block");
@@ -84,7 +84,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("UserPromptSubmit: decision block rejects the prompt; plain stdout is context for the model", async () => {
       const { root, hooks } = await workspaceWith([
-        claudeRule("prompt-guard", python("prompt_guard.py"), ["turn_before"]),
+        claudeHook("prompt-guard", python("prompt_guard.py"), ["turn_before"]),
       ]);
       const blocked = await hooks.dispatch("turn_before", turnBefore("deploy with password: hunter2"));
       expect(blocked.verdict).toBe("block");
@@ -97,7 +97,7 @@ describe.skipIf(noPython !== undefined)(
 
     it("Stop: decision block asks for another turn, and a stop that a hook already continued is left alone", async () => {
       const { hooks } = await workspaceWith([
-        claudeRule("tests-first", python("tests_before_stop.py"), ["turn_after"]),
+        claudeHook("tests-first", python("tests_before_stop.py"), ["turn_after"]),
       ]);
       const first = await hooks.dispatch("turn_after", turnAfter());
       expect(first.continues).toEqual([

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ConfigRule } from "../../../runner/compile-rule.js";
+import type { ConfiguredHook } from "../../../runner/compile-hook.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { tempDir, writeFiles } from "../../helpers/temp.js";
@@ -12,11 +12,11 @@ import { dispatcherFor, waitUntilGone } from "./helpers.js";
 const withStdin = (body: string) =>
   `let input = ""; process.stdin.on("data", (d) => (input += d)).on("end", () => { ${body} });`;
 
-async function runCommand(command: string | string[], settings: Partial<ConfigRule> = {}) {
+async function runCommand(command: string | string[], settings: Partial<ConfiguredHook> = {}) {
   const root = await tempDir();
   const logger = recordingLogger();
   const rule = { name: "guard", engine: "command", events: ["tool_before"], command, ...settings };
-  const dispatcher = dispatcherFor([rule as ConfigRule], root, logger);
+  const dispatcher = dispatcherFor([rule as ConfiguredHook], root, logger);
   const ctx = toolBefore({ args: { command: "rm -rf /" } });
   const outcome = await dispatcher.dispatch("tool_before", ctx);
   return { root, logger, outcome, ctx };
@@ -162,7 +162,7 @@ describe("command engine", () => {
       events: ["tool_before"],
       command: [join(root, "hook.sh")],
     };
-    const outcome = await dispatcherFor([rule as ConfigRule], root, logger).dispatch(
+    const outcome = await dispatcherFor([rule as ConfiguredHook], root, logger).dispatch(
       "tool_before",
       toolBefore(),
     );

@@ -1,15 +1,15 @@
 import { join } from "node:path";
 import { Dispatcher } from "../../../runner/chain/dispatch.js";
-import { type ConfigRule, compileRule } from "../../../runner/compile-rule.js";
+import { type ConfiguredHook, compileHook } from "../../../runner/compile-hook.js";
 import type { Logger } from "../../../runner/logger.js";
 import { StateStore } from "../../../runner/state.js";
 import { trustedApi } from "../../../runner/trusted-api.js";
 
 /** Compiles hookyard.json-style rules for a workspace at `root` and puts them in one dispatcher. */
-export function dispatcherFor(rules: ConfigRule[], root: string, logger: Logger): Dispatcher {
+export function dispatcherFor(rules: ConfiguredHook[], root: string, logger: Logger): Dispatcher {
   const state = new StateStore(join(root, ".hookyard", "state"));
   return new Dispatcher(
-    rules.map((rule) => compileRule(rule, { root, origin: "workspace" })),
+    rules.map((rule) => compileHook(rule, { root, origin: "workspace" })),
     {
       logger,
       apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),

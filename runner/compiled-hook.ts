@@ -13,9 +13,9 @@ export const originOrder: Record<Origin, number> = { builtin: 0, workspace: 1, c
 
 /**
  * A compiled hook, whatever runs it. Dispatch knows only this shape; engines live behind
- * `compileRule`.
+ * `compileHook`.
  */
-export interface Rule {
+export interface CompiledHook {
   readonly name: string;
   readonly origin: Origin;
   readonly trust: Trust;
@@ -45,7 +45,7 @@ export interface Rule {
   /** Set on the stand-in for a hook that could not load (broken-hook.ts): why it is not in force. */
   readonly broken?: { code: string; reason: string };
   /** Hooks of one batch that follow each other in a chain are run together, in one round trip. */
-  readonly batch?: RuleBatch;
+  readonly batch?: HookBatch;
   run(
     point: Point,
     ctx: AnyCtx,
@@ -60,8 +60,8 @@ export interface Rule {
  * changes the ctx, blocks or fails, so every hook that ran saw the ctx its matcher was tested on;
  * dispatch applies the answers one by one and hands the rest back in a later call.
  */
-export interface RuleBatch {
-  run(point: Point, ctx: AnyCtx, rules: readonly Rule[]): Promise<BatchAnswer[]>;
+export interface HookBatch {
+  run(point: Point, ctx: AnyCtx, rules: readonly CompiledHook[]): Promise<BatchAnswer[]>;
 }
 
 /** What one hook of a batch answered: what its `run` would have returned or thrown, and its time. */

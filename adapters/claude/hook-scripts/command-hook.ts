@@ -1,6 +1,7 @@
 import type { Point } from "../../../core/events.js";
 import type { Matcher } from "../../../core/hook.js";
 import { matchBudgetMs } from "../../../core/regex.js";
+import { type CompiledHook, defaults } from "../../../runner/compiled-hook.js";
 import {
   commandArgv,
   commandSource,
@@ -8,7 +9,6 @@ import {
   runProcess,
 } from "../../../runner/engines/command-process.js";
 import { type CompileContext, type RuleBase, ruleSettings } from "../../../runner/engines/settings.js";
-import { defaults, type Rule } from "../../../runner/rule.js";
 import { claudeAnswer } from "./answer.js";
 import { claudeProfilePoints, matcherFieldOf } from "./events.js";
 import { claudeHookInput } from "./input.js";
@@ -57,7 +57,7 @@ export function claudeProfileIssue(
  * is tested the way that agent tests it, on the field it tests (the tool's name as that agent names
  * it, the session source, …), before any process starts.
  */
-export function claudeCommandRule(config: ClaudeCommandConfig, context: CompileContext): Rule {
+export function claudeCommandHook(config: ClaudeCommandConfig, context: CompileContext): CompiledHook {
   const argv = commandArgv(config.command);
   const agentMatcher = typeof config.matcher === "string" ? config.matcher : undefined;
   const matches = compileAgentMatcher(agentMatcher);
@@ -66,7 +66,7 @@ export function claudeCommandRule(config: ClaudeCommandConfig, context: CompileC
     context,
     defaults.externalTimeoutMs,
   );
-  const rule: Rule = {
+  const rule: CompiledHook = {
     ...settings,
     engine: "command",
     trust: "trusted",
