@@ -12,22 +12,34 @@ import { Watchdog } from "./watchdog.js";
 
 export interface DispatcherOptions {
   logger: Logger;
-  apiFor: (rule: CompiledHook) => HookApi;
+  apiFor: (hook: CompiledHook) => HookApi;
   /** Background calls in flight at once; past it new ones are dropped with a warning. */
   backgroundLimit?: number;
   drainTimeoutMs?: number;
 }
 
-/** A rule in the chain of one point. */
+/** A hook in the chain of one point. */
 interface Entry {
-  rule: CompiledHook;
-  /** The rule's matcher at this point; undefined when it has none, so the hot loop skips the call. */
+  hook: CompiledHook;
+  /** The hook's matcher at this point; undefined when it has none, so the hot loop skips the call. */
   matches: MatchTest | undefined;
   api: HookApi;
 }
 
 /** A hook's time: a chain's stopwatch, or the time a batch measured for it. */
 type Lap = Pick<Stopwatch, "lap">;
+
+/** One call of a hook in a chain: the outcome its answer goes to, the journal of its ctx writes, its time. */
+interface Call {
+  entry: Entry;
+  outcome: ChainOutcome;
+  /** Undefined when the hook never saw the ctx (its matcher or its batch failed). */
+  journal: CtxJournal<AnyCtx> | undefined;
+  lap: Lap;
+}
+
+/** What a matcher said: run the hook, skip it, or it failed (`failed` is what it threw). */
+type Match = "run" | "skip" | { failed: unknown };
 
 /** Extra wait before the dispatcher gives up on an engine that enforces its own timeout. */
 const selfTimedGraceMs = 1_000;
@@ -42,28 +54,28 @@ export class Dispatcher {
   private readonly backgroundLimit: number;
   private readonly drainTimeoutMs: number;
 
-  /** `rules` in registration order; chains are sorted here once, by priority then that order. */
+  /** `hooks` in registration order; chains are sorted here once, by priority then that order. */
   constructor(
-    rules: readonly CompiledHook[],
+    hooks: readonly CompiledHook[],
     private readonly options: DispatcherOptions,
   ) {
     this.backgroundLimit = options.backgroundLimit ?? 256;
     this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
-    const sorted = rules.map((rule, index) => ({ rule, index }));
+    const sorted = hooks.map((hook, index) => ({ hook, index }));
     sorted.sort(
       (a, b) =>
-        a.rule.priority - b.rule.priority ||
-        originOrder[a.rule.origin] - originOrder[b.rule.origin] ||
+        a.hook.priority - b.hook.priority ||
+        originOrder[a.hook.origin] - originOrder[b.hook.origin] ||
         a.index - b.index,
     );
-    for (const { rule } of sorted) {
-      const matches = compileMatcher(rule.matcher, rule.name, rule.points);
-      const api = options.apiFor(rule);
-      const chains = rule.mode === "background" ? this.backgroundChains : this.chains;
-      for (const point of rule.points) {
+    for (const { hook } of sorted) {
+      const matches = compileMatcher(hook.matcher, hook.name, hook.points);
+      const api = options.apiFor(hook);
+      const chains = hook.mode === "background" ? this.backgroundChains : this.chains;
+      for (const point of hook.points) {
         const chain = chains.get(point) ?? [];
         const test = matches.get(point);
-        chain.push({ rule, matches: test === always ? undefined : test, api });
+        chain.push({ hook, matches: test === always ? undefined : test, api });
         chains.set(point, chain);
       }
     }
@@ -72,8 +84,8 @@ export class Dispatcher {
   /** The synchronous chain at a point, then the background hooks, in execution order. */
   chain(point: Point): { sync: CompiledHook[]; background: CompiledHook[] } {
     return {
-      sync: (this.chains.get(point) ?? []).map((e) => e.rule),
-      background: (this.backgroundChains.get(point) ?? []).map((e) => e.rule),
+      sync: (this.chains.get(point) ?? []).map((e) => e.hook),
+      background: (this.backgroundChains.get(point) ?? []).map((e) => e.hook),
     };
   }
 
@@ -91,22 +103,32 @@ export class Dispatcher {
     };
     const stopwatch = new Stopwatch();
     const chain = this.chains.get(point) ?? [];
-    for (let i = 0; i < chain.length; i++) {
-      const entry = chain[i] as Entry;
-      if (entry.matches) {
-        const match = this.match(entry, outcome, stopwatch);
-        if (match === "stop") break;
-        if (match === "skip") continue;
+    // `at` is the next hook to match: one after the last that ran, except after a batch, which
+    // says where the chain goes on (a batch that stopped early leaves its rest to be matched again).
+    let at = 0;
+    while (at < chain.length) {
+      const entry = chain[at] as Entry;
+      const match = this.matchOf(entry, outcome);
+      if (match !== "run") {
+        // In the chain, a matcher that fails is its hook's failure: onError decides.
+        if (
+          match !== "skip" &&
+          this.fail({ entry, outcome, journal: undefined, lap: stopwatch }, match.failed)
+        )
+          break;
+        at++;
+        continue;
       }
-      if (entry.rule.batch) {
-        const next = await this.runBatch(chain, i, outcome, stopwatch);
+      if (entry.hook.batch) {
+        const next = await this.runBatch(chain, at, outcome, stopwatch);
         if (next === "stop") break;
-        i = next - 1;
+        at = next;
         continue;
       }
       // Fast path: stay synchronous until a hook returns a thenable.
       const stop = this.runOne(entry, outcome, stopwatch);
       if (stop === true || (stop !== false && (await stop))) break;
+      at++;
     }
     this.launchBackground(point, outcome);
     if (point === "agent_after") await this.drain();
@@ -128,32 +150,41 @@ export class Dispatcher {
     }
   }
 
-  /** Whether the hook runs; a ctx value its matcher cannot read (a throwing getter) is its failure. */
-  private match(entry: Entry, outcome: ChainOutcome, stopwatch: Stopwatch): "run" | "skip" | "stop" {
+  /**
+   * The one place a matcher is tested against the ctx, for the chain, a batch and the background
+   * hooks alike; a test stopped by the regex budget counts as a match and is said. What a failure
+   * (a ctx value its matcher cannot read: a throwing getter) means is the caller's: in the chain,
+   * the hook failed; a batch ends before it; a background hook is not run, with a warning.
+   */
+  private matchOf(entry: Entry, outcome: ChainOutcome): Match {
+    if (!entry.matches) return "run";
+    let answer: boolean | LateMatch;
     try {
-      const answer = entry.matches?.(outcome.ctx);
-      if (answer === false) return "skip";
-      if (typeof answer === "object") this.late(entry, outcome, answer);
-      return "run";
+      answer = entry.matches(outcome.ctx);
     } catch (error) {
-      return this.fail(entry, outcome, undefined, stopwatch, error) ? "stop" : "skip";
+      return { failed: error };
     }
+    if (answer === false) return "skip";
+    if (typeof answer === "object") {
+      this.warn(outcome, entry.hook.name, outcome.point, lateMatchText(answer), "RUN_ERR_MATCHER_TIMEOUT");
+    }
+    return "run";
   }
 
   /** Runs one hook of the chain; true when the chain stops there. A promise only if the hook returned one. */
   private runOne(entry: Entry, outcome: ChainOutcome, stopwatch: Stopwatch): boolean | Promise<boolean> {
-    const { rule } = entry;
-    const journal = new CtxJournal<AnyCtx>(outcome.ctx);
+    const { hook } = entry;
+    const call: Call = { entry, outcome, journal: new CtxJournal<AnyCtx>(outcome.ctx), lap: stopwatch };
     let result: unknown;
     let answer: Promise<unknown> | undefined;
     try {
-      result = rule.run(outcome.point, journal.view, entry.api);
-      if (isThenable(result)) answer = this.within(result, rule, outcome.point);
+      result = hook.run(outcome.point, (call.journal as CtxJournal<AnyCtx>).view, entry.api);
+      if (isThenable(result)) answer = this.within(result, hook, outcome.point);
     } catch (error) {
-      return this.fail(entry, outcome, journal, stopwatch, error);
+      return this.fail(call, error);
     }
-    if (answer) return this.settle(entry, outcome, journal, stopwatch, answer);
-    return this.finish(entry, outcome, journal, stopwatch, result);
+    if (answer) return this.settle(call, answer);
+    return this.finish(call, result);
   }
 
   /**
@@ -169,42 +200,41 @@ export class Dispatcher {
     stopwatch: Stopwatch,
   ): Promise<number | "stop"> {
     const first = chain[start] as Entry;
-    const batch = first.rule.batch as HookBatch;
+    const batch = first.hook.batch as HookBatch;
     const members: Array<{ entry: Entry; index: number }> = [{ entry: first, index: start }];
     for (let next = start + 1; next < chain.length; next++) {
       const entry = chain[next] as Entry;
-      if (entry.rule.batch !== batch) break;
-      let matched: boolean | LateMatch = true;
-      try {
-        matched = entry.matches?.(outcome.ctx) ?? true;
-      } catch {
-        break; // the main loop tests it again and reports the failure in its place
-      }
-      if (typeof matched === "object") this.late(entry, outcome, matched);
-      if (matched) members.push({ entry, index: next });
+      if (entry.hook.batch !== batch) break;
+      const match = this.matchOf(entry, outcome);
+      // A failing matcher ends the batch: the chain reaches that hook next and reports its failure.
+      if (typeof match === "object") break;
+      if (match === "run") members.push({ entry, index: next });
     }
-    const rules = members.map((m) => m.entry.rule);
-    const ms = rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
+    const hooks = members.map((m) => m.entry.hook);
+    const ms = hooks.reduce((sum, hook) => sum + hook.timeoutMs, 0);
     let answers: BatchAnswer[];
     try {
       answers = await this.within(
-        batch.run(outcome.point, outcome.ctx, rules),
-        first.rule,
+        batch.run(outcome.point, outcome.ctx, hooks),
+        first.hook,
         outcome.point,
         ms,
       );
       if (answers.length === 0) throw new Error("the batch answered for no hook");
     } catch (error) {
-      return this.fail(first, outcome, undefined, stopwatch, error) ? "stop" : start + 1;
+      const call: Call = { entry: first, outcome, journal: undefined, lap: stopwatch };
+      return this.fail(call, error) ? "stop" : start + 1;
     }
     stopwatch.lap();
     for (const [k, answer] of answers.slice(0, members.length).entries()) {
       const { entry } = members[k] as { entry: Entry };
-      const journal = new CtxJournal<AnyCtx>(outcome.ctx);
-      const clock = { lap: () => answer.ms };
-      const stop = answer.ok
-        ? this.finish(entry, outcome, journal, clock, answer.value)
-        : this.fail(entry, outcome, journal, clock, answer.error);
+      const call: Call = {
+        entry,
+        outcome,
+        journal: new CtxJournal<AnyCtx>(outcome.ctx),
+        lap: { lap: () => answer.ms },
+      };
+      const stop = answer.ok ? this.finish(call, answer.value) : this.fail(call, answer.error);
       if (stop) return "stop";
     }
     // Hooks skipped after the last one that answered are matched again: its rewrite may make them match.
@@ -212,79 +242,65 @@ export class Dispatcher {
     return last.index + 1;
   }
 
-  private async settle(
-    entry: Entry,
-    outcome: ChainOutcome,
-    journal: CtxJournal<AnyCtx>,
-    stopwatch: Stopwatch,
-    answer: Promise<unknown>,
-  ): Promise<boolean> {
+  private async settle(call: Call, answer: Promise<unknown>): Promise<boolean> {
     let result: unknown;
     try {
       result = await answer;
     } catch (error) {
-      return this.fail(entry, outcome, journal, stopwatch, error);
+      return this.fail(call, error);
     }
-    return this.finish(entry, outcome, journal, stopwatch, result);
+    return this.finish(call, result);
   }
 
-  private finish(
-    entry: Entry,
-    outcome: ChainOutcome,
-    journal: CtxJournal<AnyCtx>,
-    stopwatch: Lap,
-    result: unknown,
-  ): boolean {
-    const { rule } = entry;
+  /** A hook's answer applied to the outcome; true when the chain stops there (a block). */
+  private finish(call: Call, result: unknown): boolean {
+    const { entry, outcome } = call;
+    const journal = call.journal as CtxJournal<AnyCtx>;
+    const { hook } = entry;
     const { point } = outcome;
     let effects: Effect[];
     try {
-      const decision = parseDecision(result, rule, point);
+      const decision = parseDecision(result, hook, point);
       // Applying can throw too (a returned rewrite too deep to store): nothing reaches the outcome before the rewrite is checked.
-      effects = applyDecision(rule, point, decision, journal, outcome, (message) =>
-        this.warn(outcome, rule.name, point, message),
+      effects = applyDecision(hook, point, decision, journal, outcome, (message) =>
+        this.warn(outcome, hook.name, point, message),
       );
     } catch (error) {
-      return this.fail(entry, outcome, journal, stopwatch, error);
+      return this.fail(call, error);
     }
     journal.revoke();
-    outcome.runs.push(run(rule, stopwatch.lap(), "ok", effects));
+    outcome.runs.push(run(hook, call.lap.lap(), "ok", effects));
     return outcome.verdict === "block";
   }
 
   /** A hook that threw, timed out or answered nonsense: its writes are undone, and onError decides. */
-  private fail(
-    entry: Entry,
-    outcome: ChainOutcome,
-    journal: CtxJournal<AnyCtx> | undefined,
-    stopwatch: Lap,
-    thrown: unknown,
-  ): boolean {
+  private fail(call: Call, thrown: unknown): boolean {
+    const { entry, outcome, journal } = call;
     journal?.rollback();
     journal?.revoke();
-    const ms = stopwatch.lap();
-    const { rule } = entry;
+    const ms = call.lap.lap();
+    const { hook } = entry;
     const { point } = outcome;
-    const error = asRunnerError(thrown, rule.name, point);
+    const error = asRunnerError(thrown, hook.name, point);
     const timedOut = error.code === "RUN_ERR_HOOK_TIMEOUT";
-    const closed = rule.onError === "block" && blockable(point);
-    const consequence = rule.broken
+    const closed = hook.onError === "block" && blockable(point);
+    const consequence = hook.broken
       ? 'blocking: a hook that cannot load fails closed; `"onError": "open"` under its name in hookyard.json opts out'
       : closed
         ? "blocking, as its onError is block"
         : "ignored, ctx restored";
     this.options.logger.error(
-      `hook "${rule.name}" (${rule.origin}) at ${point} ${timedOut ? "timed out" : "failed"}: ${errorText(error)} (${consequence})`,
+      `hook "${hook.name}" (${hook.origin}) at ${point} ${timedOut ? "timed out" : "failed"}: ${errorText(error)} (${consequence})`,
     );
-    outcome.warnings.push({ hook: rule.name, point, code: error.code, message: error.message });
-    outcome.runs.push(run(rule, ms, timedOut ? "timeout" : "error", closed ? ["block"] : []));
+    outcome.warnings.push({ hook: hook.name, point, code: error.code, message: error.message });
+    outcome.runs.push(run(hook, ms, timedOut ? "timeout" : "error", closed ? ["block"] : []));
     if (!closed) return false;
     outcome.verdict = "block";
     outcome.blockedBy = {
-      hook: rule.name,
-      reason: rule.broken
-        ? `hook "${rule.name}" ${rule.broken.reason}`
-        : `hook "${rule.name}" failed and blocks on error: ${errorText(error)}`,
+      hook: hook.name,
+      reason: hook.broken
+        ? `hook "${hook.name}" ${hook.broken.reason}`
+        : `hook "${hook.name}" failed and blocks on error: ${errorText(error)}`,
     };
     return true;
   }
@@ -300,23 +316,18 @@ export class Dispatcher {
     outcome.warnings.push({ hook, point, code, message });
   }
 
-  /** A matcher test stopped by the regex budget counts as a match (see LateMatch); it is said, every time. */
-  private late(entry: Entry, outcome: ChainOutcome, late: LateMatch): void {
-    this.warn(outcome, entry.rule.name, outcome.point, lateMatchText(late), "RUN_ERR_MATCHER_TIMEOUT");
-  }
-
   private within<T>(
     promise: PromiseLike<T>,
-    rule: CompiledHook,
+    hook: CompiledHook,
     point: Point,
-    timeoutMs = rule.timeoutMs,
+    timeoutMs = hook.timeoutMs,
   ): Promise<T> {
-    const ms = timeoutMs + (rule.selfTimed ? selfTimedGraceMs + (rule.startupMs ?? 0) : 0);
+    const ms = timeoutMs + (hook.selfTimed ? selfTimedGraceMs + (hook.startupMs ?? 0) : 0);
     return new Promise<T>((resolve, reject) => {
       const watch = this.watchdog.start(ms, () => {
         reject(
           new RunnerError("RUN_ERR_HOOK_TIMEOUT", `no answer within ${timeoutMs} ms`, {
-            hook: rule.name,
+            hook: hook.name,
             point,
           }),
         );
@@ -335,7 +346,7 @@ export class Dispatcher {
               throw new RunnerError(
                 "RUN_ERR_BAD_DECISION",
                 `answered with thenables nested more than ${maxNestedThenables} deep`,
-                { hook: rule.name, point },
+                { hook: hook.name, point },
               );
             }
             value.then(answer, fail);
@@ -361,19 +372,22 @@ export class Dispatcher {
       ...(outcome.blockedBy ? { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } : {}),
     };
     for (const entry of entries) {
-      let matched: boolean | LateMatch = true;
-      try {
-        matched = entry.matches?.(outcome.ctx) ?? true;
-      } catch (error) {
-        this.warn(outcome, entry.rule.name, point, `was not run: its matcher failed (${errorText(error)})`);
+      const match = this.matchOf(entry, outcome);
+      if (match === "skip") continue;
+      if (match !== "run") {
+        // A background hook cannot block: its failing matcher is said, and it does not run.
+        this.warn(
+          outcome,
+          entry.hook.name,
+          point,
+          `was not run: its matcher failed (${errorText(match.failed)})`,
+        );
         continue;
       }
-      if (!matched) continue;
-      if (typeof matched === "object") this.late(entry, outcome, matched);
       if (this.pending.size >= this.backgroundLimit) {
         this.warn(
           outcome,
-          entry.rule.name,
+          entry.hook.name,
           point,
           `was not run: ${this.backgroundLimit} background calls already pending`,
         );
@@ -385,7 +399,7 @@ export class Dispatcher {
       } catch (error) {
         this.warn(
           outcome,
-          entry.rule.name,
+          entry.hook.name,
           point,
           `was not run: the ctx cannot be copied (${errorText(error)})`,
         );
@@ -398,22 +412,22 @@ export class Dispatcher {
   }
 
   private async runBackground(entry: Entry, point: Point, ctx: AnyCtx, verdict: ChainVerdict): Promise<void> {
-    const { rule } = entry;
+    const { hook } = entry;
     try {
-      const result = rule.run(point, ctx, { ...entry.api, outcome: { ...verdict } });
-      if (isThenable(result)) await this.within(result, rule, point);
+      const result = hook.run(point, ctx, { ...entry.api, outcome: { ...verdict } });
+      if (isThenable(result)) await this.within(result, hook, point);
     } catch (error) {
-      this.options.logger.error(`background hook "${rule.name}" at ${point} failed: ${errorText(error)}`);
+      this.options.logger.error(`background hook "${hook.name}" at ${point} failed: ${errorText(error)}`);
     }
   }
 }
 
-function run(rule: CompiledHook, ms: number, status: HookRun["status"], effects: Effect[]): HookRun {
+function run(hook: CompiledHook, ms: number, status: HookRun["status"], effects: Effect[]): HookRun {
   return {
-    hook: rule.name,
-    origin: rule.origin,
-    trust: rule.trust,
-    engine: rule.engine,
+    hook: hook.name,
+    origin: hook.origin,
+    trust: hook.trust,
+    engine: hook.engine,
     ms,
     status,
     effects,
