@@ -18,7 +18,7 @@ import { runRounds } from "./install/rounds.js";
 import { summarize } from "./install/stats.js";
 import { startVerdaccioRegistry } from "./install/verdaccio-registry.js";
 import { withCleanup } from "./registry/cleanup.js";
-import { ensureVerdaccio, verdaccioVersion } from "./registry/verdaccio-install.js";
+import { ensureVerdaccio, verdaccioVersion } from "./registry/verdaccio/verdaccio-install.js";
 
 const warmupRounds = 3;
 const timedRounds = 15;

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { checkPeer } from "./registry/check.js";
 import { withCleanup } from "./registry/cleanup.js";
 import { corpusPackages, searchQueries } from "./registry/corpus.js";
-import { seedHookyard } from "./registry/hookyard-seed.js";
-import { hookyardPeer, startHookyard } from "./registry/hookyard-server.js";
+import { seedHookyard } from "./registry/hookyard/hookyard-seed.js";
+import { hookyardPeer, startHookyard } from "./registry/hookyard/hookyard-server.js";
 import { mapLimit } from "./registry/map-limit.js";
 import { packCorpus, packVersion } from "./registry/packed-corpus.js";
 import { measureCeiling, measurePeers } from "./registry/scenarios.js";
@@ -24,8 +24,8 @@ import {
   startVerdaccio,
   verdaccioPeer,
   writeVerdaccioConfig,
-} from "./registry/verdaccio.js";
-import { ensureVerdaccio, verdaccioVersion } from "./registry/verdaccio-install.js";
+} from "./registry/verdaccio/verdaccio.js";
+import { ensureVerdaccio, verdaccioVersion } from "./registry/verdaccio/verdaccio-install.js";
 
 const packageCount = 10_000;
 const versionsPerPackage = 5;

@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from "fastify";
 import type { TarballLimits } from "../package/tarball/inspect.js";
 import type { BlobStore } from "./blobs/blob-store.js";
 import type { VerifiedBlobs } from "./blobs/verified-blobs.js";
-import type { DataDir } from "./data-dir.js";
-import type { DownloadCounter } from "./downloads.js";
-import type { KeyedLock } from "./keyed-lock.js";
-import type { PackageDocuments } from "./package-documents.js";
+import type { DataDir } from "./data/data-dir.js";
+import type { DownloadCounter } from "./data/downloads.js";
+import type { KeyedLock } from "./data/keyed-lock.js";
+import type { PackageDocuments } from "./documents/package-documents.js";
 import type { Signer } from "./signing.js";
 import type { RegistryStore } from "./store.js";
 

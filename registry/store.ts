@@ -65,7 +65,7 @@ export interface RegistryStore {
   /** Adds then removes owners; refuses (changing nothing) to leave none. Returns the new list. */
   changeOwners(target: OwnerTarget, change: OwnerChange, at: string, actor: Actor): Promise<string[]>;
 
-  /** `match` is an FTS5 expression built by registry/search-query.ts, or "" for every package. */
+  /** `match` is an FTS5 expression built by registry/db/search-query.ts, or "" for every package. */
   search(match: string, limit: number, offset: number): Promise<SearchPage>;
   /** Packages as search lists them, the one with the newest publish (of any version) first. */
   recentlyPublished(limit: number): Promise<SearchHit[]>;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Cleanup } from "../registry/cleanup.js";
-import { hookyardPeer } from "../registry/hookyard-server.js";
+import { hookyardPeer } from "../registry/hookyard/hookyard-server.js";
 import type { Peer } from "../registry/peer.js";
 import { freePort, type RunningServer, startServer } from "../registry/server-process.js";
 import { InstallBenchError } from "./errors.js";

@@ -1,5 +1,5 @@
 import { checkPeer } from "../registry/check.js";
-import { sendOnce } from "../registry/load.js";
+import { sendOnce } from "../registry/load/load.js";
 import type { PackedVersion } from "../registry/packed-corpus.js";
 import type { Peer } from "../registry/peer.js";
 import { InstallBenchError } from "./errors.js";

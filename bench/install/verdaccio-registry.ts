@@ -6,8 +6,8 @@ import {
   startVerdaccio,
   verdaccioPeer,
   writeVerdaccioConfig,
-} from "../registry/verdaccio.js";
-import type { VerdaccioInstall } from "../registry/verdaccio-install.js";
+} from "../registry/verdaccio/verdaccio.js";
+import type { VerdaccioInstall } from "../registry/verdaccio/verdaccio-install.js";
 
 /**
  * Verdaccio as the registry bench configures it (local storage, no uplinks, logs at warn), with a

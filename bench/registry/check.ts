@@ -1,5 +1,5 @@
 import { BenchError } from "./errors.js";
-import { sendOnce } from "./load.js";
+import { sendOnce } from "./load/load.js";
 import type { PackedVersion } from "./packed-corpus.js";
 import type { Peer } from "./peer.js";
 

@@ -1,4 +1,4 @@
-import type { HttpCall } from "./load.js";
+import type { HttpCall } from "./load/load.js";
 import type { PackedVersion } from "./packed-corpus.js";
 import type { RunningServer } from "./server-process.js";
 

@@ -1,8 +1,8 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Cleanup } from "./cleanup.js";
-import type { HttpCall, LoadResult } from "./load.js";
-import { runLoadInThread } from "./load-thread.js";
+import type { HttpCall, LoadResult } from "./load/load.js";
+import { runLoadInThread } from "./load/load-thread.js";
 import type { PackedVersion } from "./packed-corpus.js";
 import type { Peer } from "./peer.js";
 import { freePort, startServer } from "./server-process.js";

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Cleanup } from "./cleanup.js";
 import { BenchError } from "./errors.js";
-import { sendOnce } from "./load.js";
+import { sendOnce } from "./load/load.js";
 
 /**
  * A registry under test runs as its own process, in its own process group, so the load generator

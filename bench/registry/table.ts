@@ -1,6 +1,6 @@
 import { loadavg } from "node:os";
 import { environmentLine, formatTable } from "../harness.js";
-import type { LoadResult } from "./load.js";
+import type { LoadResult } from "./load/load.js";
 import {
   ceilingBodyBytes,
   durationMs,

@@ -1,5 +1,5 @@
 import { computeIntegrity } from "../../package/integrity.js";
-import { SizedLru } from "../sized-lru.js";
+import { SizedLru } from "../data/sized-lru.js";
 import type { BlobStore, StoredBlob } from "./blob-store.js";
 
 /** What a download finds: bytes that match the integrity, or why there are none. */

@@ -1,7 +1,7 @@
 import { nameSkeleton, scopeOf } from "../../package/names.js";
+import { SizedLru } from "../data/sized-lru.js";
+import { displayVersion } from "../documents/latest.js";
 import { RegistryError, versionExists } from "../errors.js";
-import { displayVersion } from "../latest.js";
-import { SizedLru } from "../sized-lru.js";
 import type {
   Actor,
   AdvisoryRecord,

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { authenticate } from "../authenticate.js";
+import { authenticate } from "../access/authenticate.js";
+import type { Principal } from "../access/rights.js";
 import type { RegistryContext } from "../context.js";
 import { RegistryError } from "../errors.js";
-import type { Principal } from "../rights.js";
 
 export interface RateWindow {
   /** Requests allowed per window. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { requireAdmin } from "../access/rights.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";
-import { requireAdmin } from "../rights.js";
 import type { RouteDeps } from "./deps.js";
 import { bearer, pageQuery } from "./schemas.js";
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { checkPackageName, scopeOf, scopePattern } from "../../package/names.js";
+import { authorizeManage, authorizeScope } from "../access/rights.js";
 import { RegistryError } from "../errors.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";
-import { authorizeManage, authorizeScope } from "../rights.js";
 import type { RouteDeps } from "./deps.js";
 import { bearer, ownerName, packageParams } from "./schemas.js";
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
+import { versionDocument } from "../documents/package-document.js";
 import { RegistryError } from "../errors.js";
 import { principalOf } from "../http/auth.js";
 import type { BodyLimitConfig } from "../http/errors.js";
 import { routeSchema } from "../http/validation.js";
-import { versionDocument } from "../package-document.js";
-import { publishVersion } from "../publish.js";
+import { publishVersion } from "../publish/publish.js";
 import type { RouteDeps } from "./deps.js";
 import { bearer, versionParams } from "./schemas.js";
 

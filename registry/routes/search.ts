@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { ftsQuery } from "../db/search-query.js";
 import { routeSchema } from "../http/validation.js";
-import { ftsQuery } from "../search-query.js";
 import type { RouteDeps } from "./deps.js";
 import { pageQuery } from "./schemas.js";
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { requireAdmin, scopeAllows } from "../access/rights.js";
+import { issueToken, parseDuration } from "../access/tokens.js";
 import { tokenScopes } from "../db/schema.js";
 import { RegistryError } from "../errors.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";
-import { requireAdmin, scopeAllows } from "../rights.js";
-import { issueToken, parseDuration } from "../tokens.js";
 import type { RouteDeps } from "./deps.js";
 import { bearer, ownerName } from "./schemas.js";
 

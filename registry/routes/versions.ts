@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { checkPackageName, checkVersion } from "../../package/names.js";
+import { authorizeManage } from "../access/rights.js";
+import { versionDocument } from "../documents/package-document.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";
-import { versionDocument } from "../package-document.js";
-import { authorizeManage } from "../rights.js";
 import type { Actor } from "../store.js";
 import type { RouteDeps } from "./deps.js";
 import { bearer, versionParams } from "./schemas.js";

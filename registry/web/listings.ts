@@ -1,5 +1,5 @@
+import { ftsQuery } from "../db/search-query.js";
 import { maxOffset } from "../routes/schemas.js";
-import { ftsQuery } from "../search-query.js";
 import type { ListingFacts, RegistryStore, SearchHit } from "../store.js";
 
 /** Packages per page of results. */

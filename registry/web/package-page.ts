@@ -1,5 +1,5 @@
 import { describeCapabilities, describeEffect, describePoint } from "../../package/capability-wording.js";
-import { tarballPath } from "../package-document.js";
+import { tarballPath } from "../documents/package-document.js";
 import type { VersionRecord } from "../store.js";
 import { counted, dateTime, riskBadge } from "./fragments.js";
 import { html, type SafeHtml } from "./html.js";

@@ -1,7 +1,7 @@
 import semver from "semver";
 import { z } from "zod";
+import { displayVersion, latestVersion } from "../documents/latest.js";
 import { RegistryError } from "../errors.js";
-import { displayVersion, latestVersion } from "../latest.js";
 import type { AdvisoryRecord, RegistryStore, VersionRecord } from "../store.js";
 
 /** Everything a package page or a version page shows, read from the store. */

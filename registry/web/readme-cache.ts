@@ -1,4 +1,4 @@
-import { SizedLru } from "../sized-lru.js";
+import { SizedLru } from "../data/sized-lru.js";
 import type { VersionRecord } from "../store.js";
 import type { SafeHtml } from "./html.js";
 import { renderReadme } from "./readme.js";

@@ -2,9 +2,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ListedHook } from "../../runner/load/load-hooks.js";
+import { installFixture, noticeHook } from "../helpers/lock-fixture.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";
-import { installFixture, noticeHook } from "../runner/lock-fixture.js";
 
 async function list(root: string, ...flags: string[]) {
   const config = join(await tempDir(), "config.json");

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeIntegrity } from "../../package/integrity.js";
 import { lockFileName } from "../../workspace/lockfile.js";
+import { installFixture, noticeHook } from "../helpers/lock-fixture.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, workspace } from "../helpers/temp.js";
-import { installFixture, noticeHook } from "../runner/lock-fixture.js";
 
 async function verify(root: string, ...flags: string[]) {
   const config = join(await tempDir(), "config.json");

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
+import type { IssuedToken } from "../../../registry/access/tokens.js";
 import type { TokenScope } from "../../../registry/db/schema.js";
-import type { IssuedToken } from "../../../registry/tokens.js";
 import type { Command } from "../../command.js";
 import { CliError, exitCodes, registryFailure } from "../../errors.js";
 import { tokenScopeChoices } from "../../token-scopes.js";
@@ -29,8 +29,8 @@ export default {
   ].join("\n"),
   async run(context, _args, options) {
     const { ownerNamePattern } = await import("../../../package/names.js");
-    const { issueToken, parseDuration } = await import("../../../registry/tokens.js");
-    const { openRegistryStore } = await import("../../../registry/open-store.js");
+    const { issueToken, parseDuration } = await import("../../../registry/access/tokens.js");
+    const { openRegistryStore } = await import("../../../registry/db/open-store.js");
     const { localActor } = await import("../../../registry/store.js");
     const { RegistryError } = await import("../../../registry/errors.js");
     const owner = String(options.owner);

@@ -2,8 +2,8 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CliResult, hookyard } from "../../helpers/cli.js";
+import { installFixture, noticeHook } from "../../helpers/lock-fixture.js";
 import { tempDir, workspace } from "../../helpers/temp.js";
-import { installFixture, noticeHook } from "../../runner/lock-fixture.js";
 import { inputFor, type MappedEvent } from "./claude-profile-inputs.js";
 
 /**

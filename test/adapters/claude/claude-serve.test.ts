@@ -4,9 +4,9 @@ import { request as httpRequest } from "node:http";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hookyard, repoRoot } from "../../helpers/cli.js";
+import { installFixture, noticeHook } from "../../helpers/lock-fixture.js";
 import { tempDir, workspace } from "../../helpers/temp.js";
 import { processWaitMs } from "../../helpers/timeouts.js";
-import { installFixture, noticeHook } from "../../runner/lock-fixture.js";
 import { inputFor } from "./claude-profile-inputs.js";
 
 const running: ChildProcess[] = [];

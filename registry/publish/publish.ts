@@ -1,0 +1,85 @@
+import semver from "semver";
+import { computeIntegrity } from "../../package/integrity.js";
+import { checkPackageName, checkVersion } from "../../package/names.js";
+import { readPackage } from "../../package/read-package.js";
+import { signedMessage } from "../../package/signature.js";
+import { TarballError } from "../../package/tarball/errors.js";
+import { inspectTarball } from "../../package/tarball/inspect.js";
+import { authorizePublish, type Principal } from "../access/rights.js";
+import type { RegistryContext } from "../context.js";
+import { RegistryError, registryCodeForTarball, versionExists } from "../errors.js";
+import type { Actor, NewVersion, VersionRecord } from "../store.js";
+
+export interface PublishRequest {
+  name: string;
+  version: string;
+  tarball: Buffer;
+  principal: Principal;
+}
+
+/**
+ * PUT /v1/packages/:name/:version without the HTTP. Every refusal happens before anything is
+ * written; then the blob is stored durably, then the row is committed (with the rights checked
+ * again inside the transaction), and a failed commit removes the blob again. A crash between the
+ * two leaves an orphan blob that the next start sweeps.
+ */
+export async function publishVersion(ctx: RegistryContext, request: PublishRequest): Promise<VersionRecord> {
+  const { name, version, principal } = request;
+  checkPackageName(name);
+  checkVersion(version);
+  authorizePublish(principal, await ctx.store.rightsFacts(name));
+  if (await ctx.store.getVersion(name, version)) throw versionExists(name, version);
+  const publisher: Actor = { owner: principal.owner, tokenId: principal.tokenId };
+  const prepared = await prepareVersion(ctx, { name, version, tarball: request.tarball, publisher });
+  return ctx.blobLocks.run(prepared.integrity, async () => {
+    await ctx.blobs.put(prepared.integrity, request.tarball);
+    try {
+      await ctx.hooks.beforeCommit?.({ name, version, integrity: prepared.integrity });
+      const [record] = await ctx.store.publishVersions([prepared], (facts) =>
+        authorizePublish(principal, facts),
+      );
+      return record as VersionRecord;
+    } catch (error) {
+      if (!(await ctx.store.hasIntegrity(prepared.integrity))) await ctx.blobs.delete(prepared.integrity);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Checks a tarball and turns it into a version row, signed, without storing anything: the
+ * tarball is inspected (TarballError becomes REG_ERR_TARBALL_*), its manifest read, and the
+ * integrity computed here, never taken from the client.
+ */
+export async function prepareVersion(
+  ctx: Pick<RegistryContext, "signer" | "tarballLimits" | "now">,
+  request: { name: string; version: string; tarball: Buffer; publisher: Actor },
+): Promise<NewVersion> {
+  const { name, version, tarball } = request;
+  let contents: Awaited<ReturnType<typeof inspectTarball>>;
+  try {
+    contents = await inspectTarball(tarball, ctx.tarballLimits);
+  } catch (error) {
+    if (error instanceof TarballError) {
+      throw new RegistryError(registryCodeForTarball(error.code), error.message, { cause: error });
+    }
+    throw error;
+  }
+  const facts = readPackage(contents, name, version);
+  const integrity = computeIntegrity(tarball);
+  return {
+    name,
+    version,
+    prerelease: semver.prerelease(version) !== null,
+    integrity,
+    size: tarball.length,
+    manifest: facts.manifest,
+    capabilities: facts.capabilities,
+    effects: facts.effects,
+    readme: facts.readme,
+    publishedAt: ctx.now().toISOString(),
+    signature: ctx.signer.sign(signedMessage(name, version, integrity)),
+    keyId: ctx.signer.keyId,
+    publisher: request.publisher,
+  };
+}

@@ -1,0 +1,72 @@
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../helpers/temp.js";
+import { processWaitMs } from "../../helpers/timeouts.js";
+import { call, filesUnder, hookPackage, publishPath } from "../helpers.js";
+import { builtModule, startScriptServer, startServerProcess } from "../server-process.js";
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
+describe("a registry killed in the middle of a publish", () => {
+  it("shows no version after a restart, and the start-up sweep removes the orphan blob", async () => {
+    const root = await tempDir();
+    const data = join(root, "data");
+    // The first registry is built by this test's script with a beforeCommit hook that never
+    // returns: every publish stops after its blob is stored and before its row is committed.
+    const paused = `
+      import { buildRegistry } from ${JSON.stringify(builtModule("registry/app.js"))};
+      const hooks = {
+        beforeCommit(pending) {
+          process.stderr.write("paused before commit: " + JSON.stringify(pending) + "\\n");
+          return new Promise(() => {});
+        },
+      };
+      const app = await buildRegistry({ dataDir: ${JSON.stringify(data)}, hooks });
+      const address = await app.listen({ port: 0, host: "127.0.0.1" });
+      process.stderr.write("admin token (shown this once): " + app.registry.initialAdminToken + "\\n");
+      process.stderr.write("hookyard registry listening on " + address + "\\n");
+    `;
+    const first = await startScriptServer(paused, { cwd: root });
+    const token = first.adminToken ?? "";
+    expect(token).toMatch(/^hyk_/);
+
+    const tarball = await hookPackage({ name: "guard" });
+    const publishing = call(first.url, publishPath("guard", "1.0.0"), {
+      method: "PUT",
+      token,
+      body: tarball,
+    }).then(
+      () => "answered",
+      () => "connection lost",
+    );
+    await waitFor(() => first.stderr().includes("paused before commit:"), processWaitMs);
+    // Paused between the two steps: the blob is on disk, the row is not committed.
+    expect((await filesUnder(join(data, "blobs"))).length).toBe(1);
+    first.child.kill("SIGKILL");
+    expect(await first.exited).toBe("SIGKILL");
+    expect(await publishing).toBe("connection lost");
+
+    // The restart is the real `hookyard registry serve` on the same data dir.
+    const serve = ["registry", "serve", "--data", data, "--port", "0", "--log-level", "warn"];
+    const second = await startServerProcess(serve, { cwd: root });
+    expect(second.adminToken).toBeUndefined();
+    expect((await call(second.url, "/v1/packages/guard")).status).toBe(404);
+    expect(await filesUnder(join(data, "blobs"))).toEqual([]);
+    expect(await filesUnder(join(data, "tmp"))).toEqual([]);
+    // The version was never taken: publishing it now succeeds.
+    const again = await call(second.url, publishPath("guard", "1.0.0"), {
+      method: "PUT",
+      token,
+      body: tarball,
+    });
+    expect(again.status).toBe(201);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+});
