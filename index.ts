@@ -1,3 +1,5 @@
+import { registerScriptProtocols } from "./adapters/script-protocols.js";
+
 export { type LoadProblem, RunnerError, type RunnerErrorCode } from "./core/errors.js";
 export {
   type AnyCtx,
@@ -32,3 +34,7 @@ export { defaultTools, type Tool, ToolFailure } from "./runner/agent/tools.js";
 export type { Attributed, ChainOutcome, DispatchWarning, HookRun } from "./runner/chain/outcome.js";
 export { type Hooks, type ListedHook, type LoadHooksOptions, loadHooks } from "./runner/load/load-hooks.js";
 export type { Logger } from "./runner/logger.js";
+
+// The library loads hookyard.json as the CLI does: a command hook's `profile` names a coding
+// agent's script protocol, registered here before any hooks are loaded.
+registerScriptProtocols();

@@ -19,6 +19,7 @@ import { hookCount, LiveHooks } from "../live-hooks/live-hooks.js";
 import { watchWorkspace } from "../live-hooks/watch.js";
 import { type AgentProfile, maxInputBytes } from "../profile.js";
 import { profileNamed } from "../profiles.js";
+import { registerScriptProtocols } from "../script-protocols.js";
 import { errorAnswer, noHookRanAnswer, type RenderError, uncheckedAnswer } from "./answer.js";
 import { checkRuntimeDir, type DaemonPaths, daemonPaths } from "./paths.js";
 import {
@@ -59,6 +60,7 @@ export interface DaemonOptions {
 }
 
 export async function runDaemon(root: string, { renderError, version }: DaemonOptions): Promise<number> {
+  registerScriptProtocols();
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const paths = daemonPaths(root);
   const idleMs = idleMsFrom(process.env);

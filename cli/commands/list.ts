@@ -3,6 +3,7 @@ import type { ListedHook } from "../../runner/load/load-hooks.js";
 import { brokenReason, leftOutWhy } from "../../runner/load/not-in-force.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext, Command } from "../command.js";
+import { loadWorkspaceHooks } from "../load-hooks.js";
 import { table } from "../ui/table.js";
 
 export default {
@@ -14,8 +15,11 @@ export default {
     { flags: "--all", description: "also show points that have no hooks" },
   ],
   async run(context, _args, options) {
-    const { loadHooks } = await import("../../runner/load/load-hooks.js");
-    const hooks = await loadHooks({ cwd: context.cwd, logger: contextLogger(context), prestart: false });
+    const hooks = await loadWorkspaceHooks({
+      cwd: context.cwd,
+      logger: contextLogger(context),
+      prestart: false,
+    });
     try {
       const chains = hooks.list();
       if (options.json) {

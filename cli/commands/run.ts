@@ -6,6 +6,7 @@ import type { Model } from "../../runner/agent/model.js";
 import type { CliContext, Command } from "../command.js";
 import { renderError } from "../error-message.js";
 import { CliError, exitCodes } from "../errors.js";
+import { loadWorkspaceHooks } from "../load-hooks.js";
 import { packageRoot } from "../package-root.js";
 import { transcriptWriter } from "../ui/transcript.js";
 
@@ -111,10 +112,9 @@ async function session(
   options: Record<string, unknown>,
   run: { model: Model; prompt: string; cwd: string; maxSteps: number },
 ): Promise<number> {
-  const { loadHooks } = await import("../../runner/load/load-hooks.js");
   const { runAgent } = await import("../../runner/agent/loop.js");
   const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
-  const hooks = await loadHooks({ cwd: run.cwd });
+  const hooks = await loadWorkspaceHooks({ cwd: run.cwd });
   const write = (text: string) => context.stdout.write(text);
   // A trusted hook that starts a promise and forgets it (no await, no catch) must not end the run:
   // Node would exit on the unhandled rejection. It is reported, and the run goes on.

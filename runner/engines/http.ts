@@ -4,14 +4,14 @@ import type { Decision } from "../../core/hook.js";
 import { type CompiledHook, defaults } from "../compiled-hook.js";
 import {
   type CompileContext,
+  compiledSettings,
+  configuredHookBaseSchema,
   hookPayload,
   parseDecisionText,
-  ruleBaseSchema,
-  ruleSettings,
 } from "./settings.js";
 
 /** A hook as a web service: the ctx is POSTed as JSON; a 2xx JSON body is the decision. */
-export const httpHookSchema = ruleBaseSchema
+export const httpHookSchema = configuredHookBaseSchema
   .extend({
     engine: z.literal("http"),
     url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
@@ -24,7 +24,7 @@ const bodyCap = 1024 * 1024;
 
 export function httpHook(config: HttpHookConfig, context: CompileContext): CompiledHook {
   const rule: CompiledHook = {
-    ...ruleSettings(config, context, defaults.externalTimeoutMs),
+    ...compiledSettings(config, context, defaults.externalTimeoutMs),
     engine: "http",
     trust: "trusted",
     source: config.url,

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { CompiledHook } from "../compiled-hook.js";
-import { type CompileContext, ruleBaseSchema, ruleSettings } from "./settings.js";
+import { type CompileContext, compiledSettings, configuredHookBaseSchema } from "./settings.js";
 
 /** A static inject: the cheapest hook there is, no code runs. */
-export const promptHookSchema = ruleBaseSchema
+export const promptHookSchema = configuredHookBaseSchema
   .extend({
     engine: z.literal("prompt"),
     text: z.string().min(1),
@@ -13,7 +13,7 @@ export const promptHookSchema = ruleBaseSchema
 export function promptHook(config: z.infer<typeof promptHookSchema>, context: CompileContext): CompiledHook {
   const decision = { inject: config.text };
   return {
-    ...ruleSettings(config, context, 1_000),
+    ...compiledSettings(config, context, 1_000),
     engine: "prompt",
     trust: "trusted",
     source: "hookyard.json",

@@ -5,18 +5,18 @@ import { rulesDecision } from "../rules/decision.js";
 import { matchingRules } from "../rules/evaluate.js";
 import { formats, ruleFormats } from "../rules/formats.js";
 import { RuleFiles } from "../rules/rule-files.js";
-import { type CompileContext, ruleBaseSchema, ruleSettings } from "./settings.js";
+import { type CompileContext, compiledSettings, configuredHookBaseSchema } from "./settings.js";
 
 /**
  * A folder of declarative rules (markdown files with YAML front matter: event, matcher, conditions,
  * action, and the message as body) as one hook. No code runs: a rule is tested, never executed, and
  * its regexes run within a time budget. Files are re-read when they change.
  */
-export const rulesHookSchema = ruleBaseSchema
+export const rulesHookSchema = configuredHookBaseSchema
   .extend({
     engine: z.literal("rules"),
     /** Default: every point the format's events reach. */
-    events: ruleBaseSchema.shape.events.optional(),
+    events: configuredHookBaseSchema.shape.events.optional(),
     /** The folder, relative to the workspace root. */
     dir: z.string().min(1),
     /** "hookify" reads the coding agent's rules plugin files (`hookify.*.local.md`) as that plugin does. */
@@ -34,7 +34,7 @@ export function rulesHook(config: RulesHookConfig, context: CompileContext): Com
   const format = formats[formatName];
   const files = config.files ?? new RuleFiles(resolve(context.root, config.dir), formatName);
   return {
-    ...ruleSettings({ ...config, events: config.events ?? [...format.points] }, context, 1_000),
+    ...compiledSettings({ ...config, events: config.events ?? [...format.points] }, context, 1_000),
     engine: "rules",
     trust: "trusted",
     source: join(config.dir, format.glob),

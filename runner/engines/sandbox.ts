@@ -4,7 +4,7 @@ import { type HookSettings, hookSettingsSchema } from "../../core/hook.js";
 import { type Grant, isRewriteGrant } from "../../sandbox/capabilities.js";
 import { type SandboxLimits, sandboxStartupMs } from "../../sandbox/index.js";
 import type { CompiledHook } from "../compiled-hook.js";
-import { type CompileContext, ruleSettings } from "./settings.js";
+import { type CompileContext, compiledSettings } from "./settings.js";
 
 export interface SandboxHookConfig {
   engine: "sandbox";
@@ -37,7 +37,7 @@ export function sandboxHook(config: SandboxHookConfig, context: CompileContext):
     );
   }
   const rule: CompiledHook = {
-    ...ruleSettings(
+    ...compiledSettings(
       { name: config.name, events: [...config.events], ...parsed.data },
       context,
       sandbox.wallMs(config.limits),

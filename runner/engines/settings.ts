@@ -4,12 +4,12 @@ import { hookNameSchema, hookSettingsSchema } from "../../core/hook.js";
 import type { CommunitySandbox } from "../community-sandbox.js";
 import { type CompiledHook, defaults, type Origin } from "../compiled-hook.js";
 
-/** Fields every rule in hookyard.json has, whatever its engine. */
-export const ruleBaseSchema = hookSettingsSchema.extend({
+/** Fields every hook entry in hookyard.json has, whatever its engine. */
+export const configuredHookBaseSchema = hookSettingsSchema.extend({
   name: hookNameSchema,
   events: z.array(z.enum(points as [Point, ...Point[]])).min(1),
 });
-export type RuleBase = z.infer<typeof ruleBaseSchema>;
+export type ConfiguredHookBase = z.infer<typeof configuredHookBaseSchema>;
 
 export interface CompileContext {
   /** The workspace root: commands run there, relative paths resolve from there. */
@@ -20,8 +20,8 @@ export interface CompileContext {
 }
 
 /** The CompiledHook fields that come from settings, with defaults filled in. */
-export function ruleSettings(
-  base: RuleBase,
+export function compiledSettings(
+  base: ConfiguredHookBase,
   context: CompileContext,
   timeoutMs: number,
 ): Pick<

@@ -4,8 +4,10 @@ import { isAbsolute } from "node:path";
 import type { AgentProfile, EventAnswer } from "../../../adapters/profile.js";
 import { maxInputBytes } from "../../../adapters/profile.js";
 import { profileNames } from "../../../adapters/profile-events.js";
+import type { Hooks } from "../../../runner/load/load-hooks.js";
 import type { Logger } from "../../../runner/logger.js";
 import type { CliContext, Command } from "../../command.js";
+import { loadWorkspaceHooks } from "../../load-hooks.js";
 
 export default {
   name: "exec",
@@ -68,14 +70,17 @@ export default {
       if (refusal) return write(refusal);
       throw error;
     }
-    const { loadHooks } = await import("../../../runner/load/load-hooks.js");
     const logger = stderrLogger(context);
     // From here on hook code runs (a hook file's top level, at load): its console output is not the answer.
     const restoreConsole = consoleTo(context.stderr);
-    let hooks: Awaited<ReturnType<typeof loadHooks>>;
+    let hooks: Hooks;
     try {
       // No sandbox process unless a sandboxed hook runs at this event: one event per process.
-      hooks = await loadHooks({ cwd: await workspaceDir(input, context.cwd), logger, prestart: false });
+      hooks = await loadWorkspaceHooks({
+        cwd: await workspaceDir(input, context.cwd),
+        logger,
+        prestart: false,
+      });
     } catch (error) {
       restoreConsole();
       return write(noHookRanAnswer(profile, event, error, renderError));

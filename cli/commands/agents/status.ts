@@ -3,6 +3,7 @@ import type { LoadProblem } from "../../../core/errors.js";
 import type { Hooks, ListedHook } from "../../../runner/load/load-hooks.js";
 import { leftOutWhy } from "../../../runner/load/not-in-force.js";
 import type { Command } from "../../command.js";
+import { loadWorkspaceHooks } from "../../load-hooks.js";
 import { table } from "../../ui/table.js";
 
 /** One hook as status shows it: in force, or not and why. */
@@ -85,11 +86,10 @@ function fromDaemon(daemon: DaemonStatus & { running: true }): Seen {
 
 /** No daemon: the workspace as a fresh `exec` would load it (no sandbox process is started). */
 async function fromWorkspace(root: string): Promise<Seen> {
-  const { loadHooks } = await import("../../../runner/load/load-hooks.js");
   const { renderError } = await import("../../error-message.js");
   let hooks: Hooks;
   try {
-    hooks = await loadHooks({ cwd: root, prestart: false, logger: quietLogger });
+    hooks = await loadWorkspaceHooks({ cwd: root, prestart: false, logger: quietLogger });
   } catch (error) {
     return { states: [], loadError: renderError(error).line.replace(/^hookyard: /, "") };
   }

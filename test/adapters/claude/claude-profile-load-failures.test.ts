@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { handleClaudeEvent } from "../../../adapters/claude/protocol/index.js";
-import { loadHooks } from "../../../runner/load/load-hooks.js";
+import { loadHooks } from "../../../index.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";
 import { inputFor } from "./claude-profile-inputs.js";
@@ -42,6 +42,18 @@ describe("the claude profile: hooks that did not load", () => {
     await handleClaudeEvent(hooks, "UserPromptSubmit", inputFor("UserPromptSubmit"));
     expect(logger.errors.filter((line) => line.includes('"gate"'))).toHaveLength(1);
     expect(logger.errors.join("\n")).toMatch(/hook "gate" .*was skipped/);
+    await hooks.close();
+  });
+
+  it("a profile no agent registered is a broken hook that names the profiles there are, and blocks", async () => {
+    const { hooks } = await hooksWith({
+      rules: [
+        { name: "gate", engine: "command", events: ["turn_before"], command: "true", profile: "claud" },
+      ],
+    });
+    const prompt = await handleClaudeEvent(hooks, "UserPromptSubmit", inputFor("UserPromptSubmit"));
+    expect(prompt.exitCode).toBe(2);
+    expect(prompt.stderr).toContain('no coding agent\'s hook scripts are known as "claud" (known: claude)');
     await hooks.close();
   });
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
-import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
+import { type Hooks, loadHooks } from "../../../index.js";
 import { type RecordingLogger, recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";
 

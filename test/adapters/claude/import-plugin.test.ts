@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { handleClaudeEvent } from "../../../adapters/claude/protocol/handle.js";
 import { expandPluginRoot } from "../../../adapters/claude/settings/shell-words.js";
-import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
+import { type Hooks, loadHooks } from "../../../index.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { runCli } from "../../helpers/run-cli.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
+import { type Hooks, loadHooks } from "../../../index.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";
