@@ -1,6 +1,7 @@
 import { AdapterError } from "../adapters/errors.js";
 import { ClientError } from "../client/errors.js";
 import { errorText, RunnerError } from "../core/errors.js";
+import { PackageError } from "../package/errors.js";
 import { TarballError } from "../package/tarball/errors.js";
 import { RegistryError } from "../registry/errors.js";
 import { BrokerError } from "../sandbox/broker/errors.js";
@@ -56,6 +57,7 @@ const codedFamilies = [
   RunnerError,
   RegistryError,
   TarballError,
+  PackageError,
   SandboxError,
   BrokerError,
 ];

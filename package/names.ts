@@ -1,4 +1,4 @@
-import { RegistryError } from "../registry/errors.js";
+import { PackageError } from "./errors.js";
 import { packageNameSchema, packageVersionSchema } from "./manifest.js";
 
 /** `@acme` for `@acme/guard`, undefined for an unscoped name. */
@@ -17,8 +17,8 @@ export function nameSkeleton(name: string): string {
 export function checkPackageName(name: string): string {
   const parsed = packageNameSchema.safeParse(name);
   if (!parsed.success) {
-    throw new RegistryError(
-      "REG_ERR_NAME_INVALID",
+    throw new PackageError(
+      "PKG_ERR_NAME_INVALID",
       `${JSON.stringify(name)} is not a valid package name: ${parsed.error.issues[0]?.message ?? "invalid"}`,
     );
   }
@@ -27,8 +27,8 @@ export function checkPackageName(name: string): string {
 
 export function checkVersion(version: string): string {
   if (!packageVersionSchema.safeParse(version).success) {
-    throw new RegistryError(
-      "REG_ERR_VERSION_INVALID",
+    throw new PackageError(
+      "PKG_ERR_VERSION_INVALID",
       `${JSON.stringify(version)} is not a valid semver version (write it as 1.2.3 or 1.2.3-beta.1)`,
     );
   }

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { describeIssues } from "../core/errors.js";
-import { RegistryError } from "../registry/errors.js";
 import { requestedGrants } from "../sandbox/capabilities.js";
+import { PackageError } from "./errors.js";
 import { type PackageManifest, packageManifestSchema, unsafeMatcher } from "./manifest.js";
 import type { InspectedTarball } from "./tarball/inspect.js";
 
@@ -27,8 +27,8 @@ const readmeNames = ["readme.md", "readme.markdown", "readme", "readme.txt"];
 export function readPackage(contents: InspectedTarball, name: string, version: string): PackageFacts {
   const file = contents.files.find((f) => f.path === "package.json");
   if (!file) {
-    throw new RegistryError(
-      "REG_ERR_MANIFEST_MISSING",
+    throw new PackageError(
+      "PKG_ERR_MANIFEST_MISSING",
       "the tarball has no package/package.json (pack the package with `hookyard pack`)",
     );
   }
@@ -36,42 +36,42 @@ export function readPackage(contents: InspectedTarball, name: string, version: s
   try {
     json = JSON.parse(file.data.toString("utf8").replace(/^\uFEFF/, ""));
   } catch (error) {
-    throw new RegistryError(
-      "REG_ERR_MANIFEST_INVALID",
+    throw new PackageError(
+      "PKG_ERR_MANIFEST_INVALID",
       `package.json is not valid JSON: ${(error as Error).message}`,
     );
   }
   const parsed = packageManifestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new RegistryError(
-      "REG_ERR_MANIFEST_INVALID",
+    throw new PackageError(
+      "PKG_ERR_MANIFEST_INVALID",
       `package.json is not a valid hook package manifest: ${describeIssues(parsed.error)}`,
     );
   }
   const manifest = parsed.data;
   const unsafe = unsafeMatcher(manifest.hookyard);
   if (unsafe !== undefined) {
-    throw new RegistryError(
-      "REG_ERR_UNSAFE_MATCHER",
+    throw new PackageError(
+      "PKG_ERR_UNSAFE_MATCHER",
       `package.json has a matcher hookyard will not run: ${unsafe}`,
     );
   }
   if (manifest.name !== name) {
-    throw new RegistryError(
-      "REG_ERR_NAME_MISMATCH",
+    throw new PackageError(
+      "PKG_ERR_NAME_MISMATCH",
       `the URL publishes ${name} but package.json names ${manifest.name}: publish it under its own name`,
     );
   }
   if (manifest.version !== version) {
-    throw new RegistryError(
-      "REG_ERR_VERSION_MISMATCH",
+    throw new PackageError(
+      "PKG_ERR_VERSION_MISMATCH",
       `the URL publishes version ${version} but package.json says ${manifest.version}`,
     );
   }
   const main = posix.normalize(manifest.hookyard.main);
   if (!contents.files.some((f) => f.path === main)) {
-    throw new RegistryError(
-      "REG_ERR_MAIN_MISSING",
+    throw new PackageError(
+      "PKG_ERR_MAIN_MISSING",
       `hookyard.main is ${JSON.stringify(manifest.hookyard.main)}, but the tarball has no such file (build the hook before packing)`,
     );
   }

@@ -1,4 +1,5 @@
-import type { TarballErrorCode } from "../package/tarball/errors.js";
+import { PackageError, type PackageErrorCode } from "../package/errors.js";
+import { TarballError, type TarballErrorCode } from "../package/tarball/errors.js";
 
 /**
  * Every failure the registry reports, with its HTTP status. The codes are stable: clients (the
@@ -102,8 +103,27 @@ const tarballCodes: Record<TarballErrorCode, RegistryErrorCode> = {
 };
 
 /** The registry code for a tarball refusal: TARBALL_ERR_X becomes REG_ERR_TARBALL_X. */
-export function registryCodeForTarball(code: TarballErrorCode): RegistryErrorCode {
+function registryCodeForTarball(code: TarballErrorCode): RegistryErrorCode {
   return tarballCodes[code];
+}
+
+/** A package's own refusal, answered with the registry's code for it: PKG_ERR_X becomes REG_ERR_X. */
+function registryCodeForPackage(code: PackageErrorCode): RegistryErrorCode {
+  return code.replace(/^PKG_ERR_/, "REG_ERR_") as RegistryErrorCode;
+}
+
+/**
+ * What the package part threw (a name, a manifest, a tarball refused) as the registry answers it;
+ * undefined for anything else. The routes' error handler and the publish pipeline both use it.
+ */
+export function registryErrorFor(thrown: unknown): RegistryError | undefined {
+  if (thrown instanceof PackageError) {
+    return new RegistryError(registryCodeForPackage(thrown.code), thrown.message, { cause: thrown });
+  }
+  if (thrown instanceof TarballError) {
+    return new RegistryError(registryCodeForTarball(thrown.code), thrown.message, { cause: thrown });
+  }
+  return undefined;
 }
 
 export function versionExists(name: string, version: string): RegistryError {

@@ -1,11 +1,11 @@
 import { rm } from "node:fs/promises";
+import { PackageError } from "../../package/errors.js";
 import { computeIntegrity } from "../../package/integrity.js";
 import type { PackageManifest } from "../../package/manifest.js";
 import { readPackage } from "../../package/read-package.js";
 import { TarballError } from "../../package/tarball/errors.js";
 import { extractPackage } from "../../package/tarball/extract.js";
 import { defaultTarballLimits, inspectTarball } from "../../package/tarball/inspect.js";
-import { RegistryError } from "../../registry/errors.js";
 import { requestedGrants } from "../../sandbox/capabilities.js";
 import type { PinnedKey } from "../../workspace/config-file.js";
 import { storePath } from "../../workspace/lockfile.js";
@@ -74,7 +74,7 @@ export async function fetchPackage(
     }
     created = await extractPackage(contents, storeDir, signal);
   } catch (error) {
-    if (error instanceof TarballError || error instanceof RegistryError) {
+    if (error instanceof TarballError || error instanceof PackageError) {
       throw new ClientError(
         "CLI_ERR_INTEGRITY",
         `${id} is not a package hookyard can install safely: ${error.message} (${error.code}); nothing was installed`,

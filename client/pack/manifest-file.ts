@@ -42,7 +42,7 @@ export async function readManifestFile(dir: string): Promise<ManifestFile> {
   }
   const unsafe = unsafeMatcher(parsed.data.hookyard);
   if (unsafe !== undefined) {
-    // The registry's check (REG_ERR_UNSAFE_MATCHER), before anything is bundled or uploaded.
+    // The registry's check (PKG_ERR_UNSAFE_MATCHER, REG_ERR_UNSAFE_MATCHER from a registry), before anything is bundled or uploaded.
     throw new ClientError("CLI_ERR_UNSAFE_MATCHER", `${file} has a matcher hookyard will not run: ${unsafe}`);
   }
   return { file, bytes, manifest: parsed.data };

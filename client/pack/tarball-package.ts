@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { PackageError } from "../../package/errors.js";
 import { computeIntegrity } from "../../package/integrity.js";
 import { readPackage } from "../../package/read-package.js";
 import { TarballError } from "../../package/tarball/errors.js";
 import { inspectTarball } from "../../package/tarball/inspect.js";
-import { RegistryError } from "../../registry/errors.js";
 import { ClientError } from "../errors.js";
 
 /** A package's tarball and the name and version its package.json gives. */
@@ -29,13 +29,13 @@ export async function readTarballPackage(file: string): Promise<PackageTarball> 
     const code =
       error instanceof TarballError
         ? "CLI_ERR_TARBALL_INVALID"
-        : error instanceof RegistryError
-          ? error.code === "REG_ERR_UNSAFE_MATCHER"
+        : error instanceof PackageError
+          ? error.code === "PKG_ERR_UNSAFE_MATCHER"
             ? "CLI_ERR_UNSAFE_MATCHER"
             : "CLI_ERR_MANIFEST_INVALID"
           : undefined;
     if (!code) throw error;
-    const { message, code: reason } = error as TarballError | RegistryError;
+    const { message, code: reason } = error as TarballError | PackageError;
     throw new ClientError(code, `${file}: ${message} (${reason})`, { cause: error });
   }
 }

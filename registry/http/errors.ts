@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type ErrorBody, RegistryError, type RegistryErrorCode } from "../errors.js";
+import { type ErrorBody, RegistryError, type RegistryErrorCode, registryErrorFor } from "../errors.js";
 import { RequestInvalid } from "./validation.js";
 
 /** Fastify's own failures, as registry errors with stable codes. */
@@ -60,6 +60,8 @@ export function sendError(reply: FastifyReply, error: RegistryError): FastifyRep
 
 function asRegistryError(thrown: FastifyError, request: FastifyRequest): RegistryError {
   if (thrown instanceof RegistryError) return thrown;
+  const refused = registryErrorFor(thrown);
+  if (refused) return refused;
   if (thrown instanceof RequestInvalid) {
     return new RegistryError("REG_ERR_VALIDATION", `the request is invalid: ${thrown.message}`);
   }

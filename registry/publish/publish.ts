@@ -3,11 +3,10 @@ import { computeIntegrity } from "../../package/integrity.js";
 import { checkPackageName, checkVersion } from "../../package/names.js";
 import { readPackage } from "../../package/read-package.js";
 import { signedMessage } from "../../package/signature.js";
-import { TarballError } from "../../package/tarball/errors.js";
 import { inspectTarball } from "../../package/tarball/inspect.js";
 import { authorizePublish, type Principal } from "../access/rights.js";
 import type { RegistryContext } from "../context.js";
-import { RegistryError, registryCodeForTarball, versionExists } from "../errors.js";
+import { registryErrorFor, versionExists } from "../errors.js";
 import type { Actor, NewVersion, VersionRecord } from "../store.js";
 
 export interface PublishRequest {
@@ -25,8 +24,12 @@ export interface PublishRequest {
  */
 export async function publishVersion(ctx: RegistryContext, request: PublishRequest): Promise<VersionRecord> {
   const { name, version, principal } = request;
-  checkPackageName(name);
-  checkVersion(version);
+  try {
+    checkPackageName(name);
+    checkVersion(version);
+  } catch (error) {
+    throw registryErrorFor(error) ?? error;
+  }
   authorizePublish(principal, await ctx.store.rightsFacts(name));
   if (await ctx.store.getVersion(name, version)) throw versionExists(name, version);
   const publisher: Actor = { owner: principal.owner, tokenId: principal.tokenId };
@@ -48,7 +51,7 @@ export async function publishVersion(ctx: RegistryContext, request: PublishReque
 
 /**
  * Checks a tarball and turns it into a version row, signed, without storing anything: the
- * tarball is inspected (TarballError becomes REG_ERR_TARBALL_*), its manifest read, and the
+ * tarball is inspected and its manifest read (a TarballError or PackageError becomes its REG_ERR_*), and the
  * integrity computed here, never taken from the client.
  */
 export async function prepareVersion(
@@ -56,16 +59,12 @@ export async function prepareVersion(
   request: { name: string; version: string; tarball: Buffer; publisher: Actor },
 ): Promise<NewVersion> {
   const { name, version, tarball } = request;
-  let contents: Awaited<ReturnType<typeof inspectTarball>>;
+  let facts: ReturnType<typeof readPackage>;
   try {
-    contents = await inspectTarball(tarball, ctx.tarballLimits);
+    facts = readPackage(await inspectTarball(tarball, ctx.tarballLimits), name, version);
   } catch (error) {
-    if (error instanceof TarballError) {
-      throw new RegistryError(registryCodeForTarball(error.code), error.message, { cause: error });
-    }
-    throw error;
+    throw registryErrorFor(error) ?? error;
   }
-  const facts = readPackage(contents, name, version);
   const integrity = computeIntegrity(tarball);
   return {
     name,

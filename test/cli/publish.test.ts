@@ -138,7 +138,7 @@ describe("hookyard publish", () => {
     const invalid = await runCli(["publish", "bad.tgz", "--registry", reg.url], { cwd: root, env });
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(
-      /CLI_ERR_MANIFEST_INVALID: .*bad\.tgz: .*version: .*\(REG_ERR_MANIFEST_INVALID\)/,
+      /CLI_ERR_MANIFEST_INVALID: .*bad\.tgz: .*version: .*\(PKG_ERR_MANIFEST_INVALID\)/,
     );
     expect((await reg.call("/v1/packages/bad")).status).toBe(404);
 
@@ -150,7 +150,7 @@ describe("hookyard publish", () => {
     const unsafe = await runCli(["publish", "redos.tgz", "--registry", reg.url], { cwd: root, env });
     expect(unsafe.code).toBe(1);
     expect(unsafe.stderr).toMatch(
-      /CLI_ERR_UNSAFE_MATCHER: .*redos\.tgz: .*hookyard\.matcher\.args: the pattern "\(a\+\)\+\$" repeats a group .*\(REG_ERR_UNSAFE_MATCHER\)/,
+      /CLI_ERR_UNSAFE_MATCHER: .*redos\.tgz: .*hookyard\.matcher\.args: the pattern "\(a\+\)\+\$" repeats a group .*\(PKG_ERR_UNSAFE_MATCHER\)/,
     );
     expect((await reg.call("/v1/packages/redos")).status).toBe(404);
   });

@@ -3,11 +3,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { cliErrorCodes } from "../../cli/errors.js";
 import { runnerErrorCodes } from "../../core/errors.js";
+import { packageErrorCodes } from "../../package/errors.js";
 import { tarballErrorCodes } from "../../package/tarball/errors.js";
 
 const errorsDoc = fileURLToPath(new URL("../../docs/errors.md", import.meta.url));
 // cliErrorCodes holds the CLI's own codes and those of the package client and the adapters, which it presents.
-const codes: string[] = [...runnerErrorCodes, ...cliErrorCodes, ...tarballErrorCodes];
+const codes: string[] = [...runnerErrorCodes, ...cliErrorCodes, ...packageErrorCodes, ...tarballErrorCodes];
 
 /** Codes that head a row of a table in docs/errors.md: "| `CODE` | meaning | what to do |". */
 async function documentedCodes(): Promise<string[]> {
@@ -16,7 +17,7 @@ async function documentedCodes(): Promise<string[]> {
 }
 
 describe("docs/errors.md", () => {
-  it("has a row for every runner, CLI, client, adapter and tarball error code", async () => {
+  it("has a row for every runner, CLI, client, adapter, package and tarball error code", async () => {
     const documented = await documentedCodes();
     const missing = codes.filter((code) => !documented.includes(code));
     expect(missing).toEqual([]);
