@@ -4,10 +4,8 @@ import type { Decision } from "../../../core/hook.js";
 import type { ProcessResult } from "../../../runner/engines/command-process.js";
 import { exitText } from "../../../runner/engines/command-process.js";
 import { claudeAgentOf } from "../protocol/reverse.js";
+import { outputCap } from "../protocol/text.js";
 import { agentToolName, argsFromAgent } from "../protocol/tools.js";
-
-/** Every string taken from the script is cut here, as that agent caps hook output. */
-const textCap = 10_000;
 
 type Json = Record<string, unknown>;
 
@@ -125,8 +123,9 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? cap(value) : undefined;
 }
 
+/** Every string taken from the script is cut at that agent's cap on hook output. */
 function cap(value: string): string {
-  return value.length > textCap ? value.slice(0, textCap) : value;
+  return value.length > outputCap ? value.slice(0, outputCap) : value;
 }
 
 function isObject(value: unknown): value is Json {
