@@ -355,7 +355,7 @@ describe.skipIf(!claude.ok)(
       await Promise.all([broken(), down()]);
     });
 
-    it("exec, a result rewrite of a tool whose shape hookyard does not know: the agent stops before the model sees it; exec with no daemon: SessionEnd still runs to its end", {
+    it("exec, a result rewrite of a tool whose shape hookyard does not know: the agent stops before the model sees it; exec with no daemon: a SessionEnd hook that takes 2.5 s still runs to its end", {
       timeout,
     }, async () => {
       const unknownShape = async () => {
@@ -372,11 +372,23 @@ describe.skipIf(!claude.ok)(
         expect(turns.length, say).toBe(1);
         expect(run.json?.terminal_reason, say).toBe("hook_stopped");
       };
+      // A SessionEnd hook that takes longer than the 1.5 s that agent gives SessionEnd unless the
+      // entry asks for more: without install-into's timeout it was cancelled, its line never written.
       const noDaemon = async () => {
         const ws = await workspace("exec", { guard: false });
+        const log = JSON.stringify(join(ws.root, "sessions.log"));
+        await writeFiles(ws.root, {
+          ".hookyard/hooks/slow-end.mjs": `import { appendFileSync } from "node:fs";
+export default { name: "slow-end", on: { async agent_after() {
+  await new Promise((done) => setTimeout(done, 2500));
+  appendFileSync(${log}, "slow end\\n");
+} } };`,
+        });
         ws.env.HOOKYARD_EXEC_ROUTE = "inprocess";
         const { say } = await drive(ws, [{ text: "Nothing to do." }]);
-        expect(await sessionsLog(ws.root), say).toMatch(/^start startup\nend other\n$/);
+        expect(await sessionsLog(ws.root), say).toMatch(
+          /^start startup\n(end other\nslow end|slow end\nend other)\n$/,
+        );
       };
       await Promise.all([unknownShape(), noDaemon()]);
     });
