@@ -52,8 +52,21 @@ const read: ResultShape = {
   },
 };
 
+const webFetch: ResultShape = {
+  fits: (value) =>
+    isRecord(value) &&
+    typeof value.result === "string" &&
+    typeof value.url === "string" &&
+    typeof value.code === "number" &&
+    typeof value.codeText === "string" &&
+    typeof value.bytes === "number" &&
+    typeof value.durationMs === "number",
+  withText: (sent, text) =>
+    webFetch.fits(sent) ? { ...sent, result: text, bytes: Buffer.byteLength(text) } : undefined,
+};
+
 /** Built-in tools whose result is an object, with a text field a rewrite can take the place of. */
-const shapes: Record<string, ResultShape> = { Bash: bash, Read: read };
+const shapes: Record<string, ResultShape> = { Bash: bash, Read: read, WebFetch: webFetch };
 
 /**
  * `result` (the chain's rewritten result, text) as the value of updatedToolOutput for `tool`,

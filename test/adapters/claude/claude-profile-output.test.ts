@@ -172,6 +172,23 @@ describe("the claude profile: output", () => {
         file: { filePath: "/w/.env", content: "KEY=[redacted]", numLines: 1, startLine: 1, totalLines: 3 },
       },
     });
+    const fetched = {
+      tool_name: "WebFetch",
+      tool_response: {
+        bytes: 9,
+        code: 200,
+        codeText: "OK",
+        result: "key=AKIA",
+        durationMs: 5,
+        url: "https://x",
+      },
+    };
+    expect(
+      json(await answer([replace("key=[redacted]")], "PostToolUse", fetched)).hookSpecificOutput,
+    ).toEqual({
+      hookEventName: "PostToolUse",
+      updatedToolOutput: { ...fetched.tool_response, result: "key=[redacted]", bytes: 14 },
+    });
     // An MCP tool's result is not checked by the agent: text stays text.
     const mcp = { tool_name: "mcp__db__query", tool_response: [{ type: "text", text: "AKIA" }] };
     expect(json(await answer([replace("[redacted]")], "PostToolUse", mcp)).hookSpecificOutput).toMatchObject({
