@@ -258,12 +258,16 @@ describe.skipIf(!claude.ok)(
     );
 
     it(
-      "result rewrite to plain text (Bash's result is an object): the model gets the text, not the secret",
+      "result rewrite to plain text of an object result (Bash's, then Read's): the model gets the text, not the secret",
       { timeout },
       onBothRoutes(async (route) => {
         const ws = await workspace(route);
-        const { request, model, say } = await drive(ws, [bash("cat text-secret.txt")]);
+        const read: Step = {
+          toolUse: { name: "Read", input: { file_path: join(ws.root, "text-secret.txt") } },
+        };
+        const { request, model, say } = await drive(ws, [bash("cat text-secret.txt"), read]);
         expect(request(1), say).toContain("[output redacted by hookyard]");
+        expect(request(2), say).toMatch(/"tool_use_id":"toolu_fake_2"[^}]*\[output redacted by hookyard\]/);
         expect(model.requests.map((r) => r.text).join("\n"), say).not.toContain("SECRET-TEXT-7");
       }),
     );
