@@ -1,5 +1,9 @@
 import { join } from "node:path";
-import { hookyardEntries, type Route } from "../../adapters/claude/settings/hookyard-entries.js";
+import {
+  hookyardEntries,
+  httpUnsupportedEvents,
+  type Route,
+} from "../../adapters/claude/settings/hookyard-entries.js";
 import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
 import {
   formatSettings,
@@ -63,7 +67,7 @@ export async function installInto(
 ): Promise<number> {
   const settings = await readSettings(await fileFor(context, options.scope));
   const route: Route = options.http
-    ? { kind: "http", baseUrl: `http://127.0.0.1:${options.http.port}` }
+    ? { kind: "http", baseUrl: `http://127.0.0.1:${options.http.port}`, exec: execCommand() }
     : { kind: "command", exec: execCommand() };
   const { data, report } = withHookyard(settings.data, hookyardEntries(route));
   const say = (line: string) => context.stdout.write(`${line}\n`);
@@ -86,6 +90,9 @@ export async function installInto(
       `with \`hookyard serve --port ${options.http.port}\` and set ${serveTokenEnv} to its token (${serveTokenFile},`,
     );
     say("or the file given to --token-file) in the environment Claude Code starts from.");
+    say(
+      `${[...httpUnsupportedEvents].join(", ")} runs \`hookyard exec\` instead: Claude Code calls no http hook there.`,
+    );
     say(
       "warning: Claude Code itself fails open on http hooks: while hookyard serve is down (or not reachable), every event goes through unguarded, and no hook runs. A missing or wrong token is refused at PreToolUse and UserPromptSubmit by a running serve, but only a running serve can refuse. Without --http, hookyard exec refuses those events when no hook could run.",
     );

@@ -1,7 +1,8 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
-import { capText, hookNames, injectText, outputCap } from "./text.js";
+import { resultBack } from "./result-shapes.js";
+import { capText, hookNames, injectText } from "./text.js";
 import { argsToAgent } from "./tools.js";
 
 /**
@@ -93,7 +94,18 @@ const pointOutput: Partial<
   },
   tool_after(draft, outcome) {
     if (draft.rewriters.length === 0) return;
-    draft.specific.updatedToolOutput = resultBack(outcome.ctx.result as string, draft.sent.tool_response);
+    const tool = typeof draft.sent.tool_name === "string" ? draft.sent.tool_name : "";
+    const back = resultBack(tool, outcome.ctx.result as string, draft.sent.tool_response);
+    if ("value" in back) {
+      draft.specific.updatedToolOutput = typeof back.value === "string" ? capText(back.value) : back.value;
+      return;
+    }
+    // Sent anyway, the rewrite would be dropped and the original result (the secret a redactor
+    // took out) would reach the model: the session stops here instead, and says why.
+    const why = `hookyard: the rewrite of ${tool || "the tool"}'s result by hook ${hookNames(draft.rewriters)} could not be applied (${back.refused}), so Claude Code is stopped before the unrewritten result reaches the model`;
+    draft.body.continue = false;
+    draft.body.stopReason = capText(why);
+    draft.notes.push(why);
   },
   turn_before(draft) {
     if (draft.blockReason !== undefined) {
@@ -192,18 +204,6 @@ function commandStdout(event: string, body: Record<string, unknown>): string {
     Object.keys(specific).every((key) => key === "hookEventName" || key === "additionalContext");
   if (onlyContext && plainTextEvents.has(event)) return specific.additionalContext as string;
   return `${JSON.stringify(body)}\n`;
-}
-
-/** A rewritten result in the shape the tool answered: text stays text; an object comes back parsed. */
-function resultBack(result: string, sent: unknown): unknown {
-  if (typeof sent === "string" || sent === undefined || sent === null || result.length > outputCap) {
-    return capText(result);
-  }
-  try {
-    return JSON.parse(result) as unknown;
-  } catch {
-    return result;
-  }
 }
 
 function eventOf(point: Point, sent: Record<string, unknown>, given: string | undefined): string {

@@ -16,7 +16,27 @@ const toolEvents = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure"]);
 
 export type HookEntry = Record<string, unknown>;
 
-export type Route = { kind: "command"; exec: string } | { kind: "http"; baseUrl: string };
+/**
+ * `exec` is the command that runs hookyard (node and its bin, quoted): the command route's, and
+ * the http route's at the events that agent calls no http hook at.
+ */
+export type Route = { kind: "command"; exec: string } | { kind: "http"; baseUrl: string; exec: string };
+
+/**
+ * Events at which that agent skips http hooks ("HTTP hooks are not supported for SessionStart",
+ * Claude Code 2.1.334; Setup too, which hookyard does not map): an http install routes them to
+ * `hookyard exec` instead, or they would never reach hookyard.
+ */
+export const httpUnsupportedEvents: ReadonlySet<string> = new Set(["SessionStart"]);
+
+/**
+ * That agent's hook `timeout`, in seconds, on each SessionEnd entry. It gives SessionEnd hooks
+ * 1.5 s in all unless one asks for more (the largest `timeout` of its SessionEnd hooks, capped at
+ * 60 s), and cancels what is still running then: a first event that loads the hooks itself (no
+ * daemon yet) takes longer than that on a busy machine. Ten seconds is also all a hung hook can
+ * hold up the agent's exit.
+ */
+export const sessionEndTimeoutSeconds = 10;
 
 /** Every event hookyard maps, each with the hook entry that routes it to hookyard. */
 export function hookyardEntries(route: Route): Array<{ event: string; hook: HookEntry }> {
@@ -24,8 +44,13 @@ export function hookyardEntries(route: Route): Array<{ event: string; hook: Hook
 }
 
 function entryFor(event: string, route: Route): HookEntry {
-  if (route.kind === "command") {
-    return { type: "command", command: `${route.exec} exec --profile claude ${event} ${commandMarker}` };
+  const timeout = event === "SessionEnd" ? { timeout: sessionEndTimeoutSeconds } : {};
+  if (route.kind === "command" || httpUnsupportedEvents.has(event)) {
+    return {
+      type: "command",
+      command: `${route.exec} exec --profile claude ${event} ${commandMarker}`,
+      ...timeout,
+    };
   }
   return {
     type: "http",
@@ -33,6 +58,7 @@ function entryFor(event: string, route: Route): HookEntry {
     // That agent fills in only the env vars allowedEnvVars lists.
     headers: { Authorization: `Bearer $${serveTokenEnv}`, [markerHeader]: markerValue },
     allowedEnvVars: [serveTokenEnv],
+    ...timeout,
   };
 }
 

@@ -20,8 +20,9 @@ export default {
   help: [
     "Adds one hook per mapped event (PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop,",
     "SubagentStop, SessionStart, SessionEnd, PreCompact, Notification) that runs",
-    "`hookyard exec --profile claude <Event>`, or with --http calls `hookyard serve`. Your own hooks stay",
-    "as they are; running it again changes nothing; `hookyard uninstall-from claude` takes it out again.",
+    "`hookyard exec --profile claude <Event>`, or with --http calls `hookyard serve` (SessionStart still runs",
+    "exec: Claude Code calls no http hook there). Your own hooks stay as they are; running it again changes",
+    "nothing; `hookyard uninstall-from claude` takes it out again.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");

@@ -129,6 +129,120 @@ describe("the claude profile: output", () => {
     expect(json(text).hookSpecificOutput).toMatchObject({ updatedToolOutput: "KEY=[redacted]" });
   });
 
+  it("a text rewrite of an object result goes back in that tool's shape (Bash, Read), never as a string the agent drops", async () => {
+    const replace = (text: string): HookDefinition => ({
+      name: "replace",
+      on: {
+        tool_after(ctx) {
+          ctx.result = text;
+        },
+      },
+    });
+    // Bash: the text is the whole output now; stderr, which could hold the secret too, is emptied.
+    const bash = {
+      tool_name: "Bash",
+      tool_response: {
+        stdout: "KEY=AKIAABCDEFGHIJKLMNOP",
+        stderr: "AKIA…",
+        interrupted: false,
+        isImage: false,
+      },
+    };
+    expect(json(await answer([replace("[output hidden]")], "PostToolUse", bash)).hookSpecificOutput).toEqual({
+      hookEventName: "PostToolUse",
+      updatedToolOutput: { stdout: "[output hidden]", stderr: "", interrupted: false, isImage: false },
+    });
+    // JSON that is not Bash's shape is text too, not an object the agent would drop.
+    const wrongShape = json(await answer([replace('{"out":"x"}')], "PostToolUse", bash));
+    expect(wrongShape.hookSpecificOutput).toMatchObject({
+      updatedToolOutput: { stdout: '{"out":"x"}', stderr: "", interrupted: false },
+    });
+    const read = {
+      tool_name: "Read",
+      tool_input: { file_path: "/w/.env" },
+      tool_response: {
+        type: "text",
+        file: { filePath: "/w/.env", content: "KEY=AKIA\nB=1\n", numLines: 3, startLine: 1, totalLines: 3 },
+      },
+    };
+    expect(json(await answer([replace("KEY=[redacted]")], "PostToolUse", read)).hookSpecificOutput).toEqual({
+      hookEventName: "PostToolUse",
+      updatedToolOutput: {
+        type: "text",
+        file: { filePath: "/w/.env", content: "KEY=[redacted]", numLines: 1, startLine: 1, totalLines: 3 },
+      },
+    });
+    const fetched = {
+      tool_name: "WebFetch",
+      tool_response: {
+        bytes: 9,
+        code: 200,
+        codeText: "OK",
+        result: "key=AKIA",
+        durationMs: 5,
+        url: "https://x",
+      },
+    };
+    expect(
+      json(await answer([replace("key=[redacted]")], "PostToolUse", fetched)).hookSpecificOutput,
+    ).toEqual({
+      hookEventName: "PostToolUse",
+      updatedToolOutput: { ...fetched.tool_response, result: "key=[redacted]", bytes: 14 },
+    });
+    // An MCP tool's result is not checked by the agent: text stays text.
+    const mcp = { tool_name: "mcp__db__query", tool_response: [{ type: "text", text: "AKIA" }] };
+    expect(json(await answer([replace("[redacted]")], "PostToolUse", mcp)).hookSpecificOutput).toMatchObject({
+      updatedToolOutput: "[redacted]",
+    });
+  });
+
+  it("a text rewrite of an object result whose shape hookyard does not know stops the agent, naming the tool, rather than let the original through", async () => {
+    const replace: HookDefinition = {
+      name: "redactor",
+      on: {
+        tool_after(ctx) {
+          ctx.result = "[redacted]";
+        },
+      },
+    };
+    const write = {
+      tool_name: "Write",
+      tool_response: {
+        type: "create",
+        filePath: "/w/a",
+        content: "AKIA",
+        structuredPatch: [],
+        originalFile: null,
+      },
+    };
+    const notebook = {
+      tool_name: "Read",
+      tool_response: { type: "notebook", file: { filePath: "/w/n.ipynb", cells: [] } },
+    };
+    for (const input of [write, notebook]) {
+      const body = json(await answer([replace], "PostToolUse", input));
+      expect(body).not.toHaveProperty("hookSpecificOutput");
+      expect(body.continue).toBe(false);
+      expect(body.stopReason).toContain(
+        `the rewrite of ${input.tool_name}'s result by hook "redactor" could not be applied`,
+      );
+      expect(body.stopReason).toContain("which hookyard does not know");
+      expect(body.systemMessage).toBe(body.stopReason);
+    }
+    // A rewrite that kept the JSON whole is sent as it is: the shape is the tool's own.
+    const kept: HookDefinition = {
+      name: "kept",
+      on: {
+        tool_after(ctx) {
+          ctx.result = ctx.result.replace("AKIA", "[redacted]");
+        },
+      },
+    };
+    expect(json(await answer([kept], "PostToolUse", write)).hookSpecificOutput).toMatchObject({
+      updatedToolOutput: { ...write.tool_response, content: "[redacted]" },
+    });
+  });
+
   it("answers inject with additionalContext tagged with the hook, and notice with systemMessage", async () => {
     const both: HookDefinition = {
       name: "advisor",

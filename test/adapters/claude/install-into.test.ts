@@ -100,6 +100,11 @@ describe("hookyard install-into claude", () => {
     }
     expect(written.hooks.PreToolUse[2]).toMatchObject({ matcher: "*" });
     expect(written.hooks.SessionStart[0]).not.toHaveProperty("matcher");
+    // That agent cancels SessionEnd hooks after 1.5 s unless one asks for more: ours asks for 10.
+    expect(written.hooks.SessionEnd[0].hooks[0].timeout).toBe(10);
+    for (const event of events.filter((e) => e !== "SessionEnd")) {
+      expect(written.hooks[event].at(-1).hooks[0], event).not.toHaveProperty("timeout");
+    }
     // Two-space JSON, as the file was.
     expect(await readFile(file, "utf8")).toBe(asWritten(written));
   });
@@ -132,15 +137,20 @@ describe("hookyard install-into claude", () => {
   it("--http routes every event to the daemon with the token from an env var; switching back replaces, never duplicates", async () => {
     const { file, run } = await project(userSettings);
     await run("install-into", "claude");
+    const command = (await hooksIn(file)).SessionStart?.[0]?.hooks[0];
     const http = await run("install-into", "claude", "--http", "--port", "5055");
     expect(http.code, http.stderr).toBe(0);
-    expect(http.stdout).toContain("updated hookyard for 10 events");
+    // SessionStart stays a command: that agent calls no http hook there.
+    expect(http.stdout).toContain("updated hookyard for 9 events");
+    expect(http.stdout).toContain(
+      "SessionStart runs `hookyard exec` instead: Claude Code calls no http hook there.",
+    );
     expect(http.stdout).toContain("hookyard serve --port 5055");
     // That agent lets every event through when the daemon is down: said where the choice is made.
     expect(http.stdout).toContain("warning: Claude Code itself fails open on http hooks");
     expect(http.stdout).toContain("every event goes through unguarded");
     const hooks = await hooksIn(file);
-    for (const event of events) {
+    for (const event of events.filter((e) => e !== "SessionStart")) {
       const mine = (hooks[event] as Groups).flatMap((g) => g.hooks).filter(ours);
       expect(mine).toEqual([
         {
@@ -151,9 +161,11 @@ describe("hookyard install-into claude", () => {
             "X-Hookyard-Installed-By": "hookyard install-into",
           },
           allowedEnvVars: ["HOOKYARD_SERVE_TOKEN"],
+          ...(event === "SessionEnd" ? { timeout: 10 } : {}),
         },
       ]);
     }
+    expect((hooks.SessionStart as Groups).flatMap((g) => g.hooks).filter(ours)).toEqual([command]);
     expect(hooks.PreToolUse?.slice(0, 2)).toEqual(userSettings.hooks.PreToolUse);
 
     await run("install-into", "claude");
