@@ -4,6 +4,7 @@ import type { AnyCtx, Point } from "../../../core/events.js";
 import { jsonDataIssue } from "../../../core/json-data.js";
 import { AgentInputError } from "../../agent-input-error.js";
 import { type ClaudeEvent, claudeEventPoint } from "./events.js";
+import { resultText, resultWithoutText } from "./result-shapes.js";
 import { argsFromAgent, claudeToolName } from "./tools.js";
 
 /**
@@ -29,6 +30,12 @@ export interface ClaudeAgentInfo {
   notificationType?: string;
   /** PostToolUseFailure: the user interrupted the tool. */
   isInterrupt?: boolean;
+  /**
+   * PostToolUse of a tool whose result is an object with its text in known fields (Bash, a text
+   * Read, WebFetch): that object with its text taken out (the text is ctx.result), so the result
+   * goes back to a script written for that agent in the shape it sent (reverse.ts).
+   */
+  resultShape?: Record<string, unknown>;
   /** Fields of the input that none of the above holds (model, agent_id, …), as sent. */
   extra?: Record<string, unknown>;
 }
@@ -117,7 +124,11 @@ function ctxFor(point: Point, data: Record<string, unknown>, agent: ClaudeAgentI
       args: argsFromAgent(name, data.tool_input as Record<string, unknown>),
       callId: (data.tool_use_id as string | undefined) ?? "",
     };
-    if (point === "tool_after") return { ...call, result: asText(data.tool_response) };
+    if (point === "tool_after") {
+      const shape = resultWithoutText(name, data.tool_response);
+      if (shape !== undefined) agent.resultShape = shape;
+      return { ...call, result: resultText(name, data.tool_response) };
+    }
     if (point === "tool_error") return { ...call, error: asText(data.error) };
     return call;
   }

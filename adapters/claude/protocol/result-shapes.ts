@@ -13,6 +13,8 @@ import { capText } from "./text.js";
 export type ResultBack = { value: unknown } | { refused: string };
 
 interface ResultShape {
+  /** The text of one of this tool's results, as a hook reads it; undefined when this result has none hookyard knows. */
+  textOf(sent: Record<string, unknown>): string | undefined;
   /** Whether a value is one of this tool's results (a rewrite that kept the JSON whole). */
   fits(value: unknown): boolean;
   /** The tool's result as the agent sent it, its text replaced by the rewritten text; undefined when this result has no text field hookyard knows. */
@@ -20,6 +22,8 @@ interface ResultShape {
 }
 
 const bash: ResultShape = {
+  textOf: (sent) =>
+    bash.fits(sent) ? [sent.stdout, sent.stderr].filter((part) => part !== "").join("\n") : undefined,
   fits: (value) =>
     isRecord(value) &&
     typeof value.stdout === "string" &&
@@ -35,6 +39,8 @@ const bash: ResultShape = {
 };
 
 const read: ResultShape = {
+  textOf: (sent) =>
+    read.fits(sent) ? ((sent.file as Record<string, unknown>).content as string) : undefined,
   fits: (value) =>
     isRecord(value) &&
     value.type === "text" &&
@@ -53,6 +59,7 @@ const read: ResultShape = {
 };
 
 const webFetch: ResultShape = {
+  textOf: (sent) => (webFetch.fits(sent) ? (sent.result as string) : undefined),
   fits: (value) =>
     isRecord(value) &&
     typeof value.result === "string" &&
@@ -67,6 +74,33 @@ const webFetch: ResultShape = {
 
 /** Built-in tools whose result is an object, with a text field a rewrite can take the place of. */
 const shapes: Record<string, ResultShape> = { Bash: bash, Read: read, WebFetch: webFetch };
+
+/**
+ * A tool's result as the text hooks read in ctx.result: for a built-in tool whose object result has
+ * its text in known fields (Bash's stdout and stderr, a text file's Read, WebFetch), that text as
+ * the model reads it, so a redactor's patterns (`^KEY=…$` per line) meet the lines themselves, not
+ * JSON with its newlines escaped; any other result as it came (text) or as JSON.
+ */
+export function resultText(tool: string, sent: unknown): string {
+  if (typeof sent === "string") return sent;
+  if (sent === undefined || sent === null) return "";
+  const shape = Object.hasOwn(shapes, tool) ? shapes[tool] : undefined;
+  const text = shape !== undefined && isRecord(sent) ? shape.textOf(sent) : undefined;
+  return text ?? JSON.stringify(sent) ?? "";
+}
+
+/** The tool's object result with its text emptied, where resultText took text out of it; else undefined. */
+export function resultWithoutText(tool: string, sent: unknown): Record<string, unknown> | undefined {
+  const shape = Object.hasOwn(shapes, tool) ? shapes[tool] : undefined;
+  if (shape === undefined || !isRecord(sent) || shape.textOf(sent) === undefined) return undefined;
+  return shape.withText(sent, "") as Record<string, unknown> | undefined;
+}
+
+/** A result taken apart by resultWithoutText, whole again with `text` (ctx.result, rewritten or not). */
+export function resultWithText(tool: string, without: Record<string, unknown>, text: string): unknown {
+  const shape = Object.hasOwn(shapes, tool) ? shapes[tool] : undefined;
+  return shape?.withText(without, text) ?? text;
+}
 
 /**
  * `result` (the chain's rewritten result, text) as the value of updatedToolOutput for `tool`,

@@ -1,6 +1,7 @@
 import type { AnyCtx, Point } from "../../../core/events.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
 import type { ClaudeAgentInfo } from "./input.js";
+import { resultWithText } from "./result-shapes.js";
 import { agentToolName, argsToAgent } from "./tools.js";
 
 export interface ClaudeInputDefaults {
@@ -79,8 +80,14 @@ export function claudeAgentOf(ctx: AnyCtx): ClaudeAgentInfo | undefined {
   return agent?.name === "claude" && typeof agent.event === "string" ? (agent as ClaudeAgentInfo) : undefined;
 }
 
-/** The agent sent an object and hookyard handed it on as JSON text: it goes back as the object. */
+/**
+ * The agent sent an object: one whose text hookyard took out goes back in its shape with ctx.result
+ * as its text; any other, handed on as JSON text, goes back as the object.
+ */
 function responseOf(result: string, agent: ClaudeAgentInfo | undefined): unknown {
+  if (agent?.resultShape !== undefined && agent.tool !== undefined) {
+    return resultWithText(agent.tool, agent.resultShape, result);
+  }
   if (agent === undefined || !/^\s*[[{]/.test(result)) return result;
   try {
     return JSON.parse(result) as unknown;

@@ -56,7 +56,8 @@ describe("the claude profile: input", () => {
     });
     const after = mapped("PostToolUse").ctx;
     expect(after).toMatchObject({ tool: "bash", args: { command: "cat .env" }, agent: { tool: "Bash" } });
-    expect(JSON.parse(after.result as string)).toEqual(claudeInputs.PostToolUse.tool_response);
+    // Bash's object result is read as its text, the lines the model reads (result-shapes.ts).
+    expect(after.result).toBe(claudeInputs.PostToolUse.tool_response.stdout);
     expect(mapped("PostToolUseFailure").ctx).toMatchObject({
       tool: "read_file",
       args: { path: "/home/me/project/missing.txt" },

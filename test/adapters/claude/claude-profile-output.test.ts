@@ -129,6 +129,46 @@ describe("the claude profile: output", () => {
     expect(json(text).hookSpecificOutput).toMatchObject({ updatedToolOutput: "KEY=[redacted]" });
   });
 
+  it("a redactor that matches whole lines finds them in an object result (Bash's stdout and stderr, a Read), not JSON with its newlines escaped", async () => {
+    const perLine: HookDefinition = {
+      name: "per-line",
+      on: {
+        tool_after(ctx) {
+          ctx.result = ctx.result.replace(/^([A-Z_]+)=.*$/gm, "$1=[redacted]");
+        },
+      },
+    };
+    const bash = {
+      tool_name: "Bash",
+      tool_response: {
+        stdout: "HOME=/root\nAPI_KEY=s3cr3t\n",
+        stderr: "DB_PASS=hunter2",
+        interrupted: false,
+      },
+    };
+    const out = json(await answer([perLine], "PostToolUse", bash)).hookSpecificOutput as Record<
+      string,
+      unknown
+    >;
+    expect(out.updatedToolOutput).toEqual({
+      stdout: "HOME=[redacted]\nAPI_KEY=[redacted]\n\nDB_PASS=[redacted]",
+      stderr: "",
+      interrupted: false,
+    });
+    expect(JSON.stringify(out)).not.toMatch(/s3cr3t|hunter2/);
+    const read = {
+      tool_name: "Read",
+      tool_input: { file_path: "/w/.env" },
+      tool_response: {
+        type: "text",
+        file: { filePath: "/w/.env", content: "A=1\nTOKEN=abc\n", numLines: 3, startLine: 1, totalLines: 3 },
+      },
+    };
+    const fromRead = json(await answer([perLine], "PostToolUse", read)).hookSpecificOutput;
+    expect(JSON.stringify(fromRead)).toContain("TOKEN=[redacted]");
+    expect(JSON.stringify(fromRead)).not.toContain("abc");
+  });
+
   it("a text rewrite of an object result goes back in that tool's shape (Bash, Read), never as a string the agent drops", async () => {
     const replace = (text: string): HookDefinition => ({
       name: "replace",
