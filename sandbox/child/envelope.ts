@@ -1,5 +1,5 @@
 import type { SandboxErrorCode } from "../errors.js";
-import type { HookAnswer } from "./types.js";
+import type { HookAnswer } from "../wire/types.js";
 
 /** The codes a guest may report about itself; anything else in an envelope is refused. */
 const guestCodes: ReadonlySet<string> = new Set<SandboxErrorCode>([

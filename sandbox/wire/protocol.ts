@@ -1,4 +1,4 @@
-import type { HookAnswer, HookSpec, SyncChainVerdict } from "../runtime/types.js";
+import type { HookAnswer, HookSpec, SyncChainVerdict } from "./types.js";
 
 /**
  * A hook's answer as it crosses from the sandbox process: without the hook's id, since a batch's

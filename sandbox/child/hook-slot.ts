@@ -1,11 +1,12 @@
 import { performance } from "node:perf_hooks";
 import type { Broker } from "../broker/index.js";
+import type { HookAnswer, HookSpec } from "../wire/types.js";
 import type { BatchInput } from "./batch-input.js";
 import { type ActiveCall, type BridgeFunction, createBridge } from "./bridge.js";
 import { CallLog } from "./call-log.js";
 import { readEnvelope } from "./envelope.js";
 import { type CallOutcome, type Failure, HookIsolate } from "./hook-isolate.js";
-import type { HookAnswer, HookSpec, RuntimeServices } from "./types.js";
+import type { RuntimeServices } from "./types.js";
 import type { IsolateWatchdog } from "./watchdog.js";
 
 const maxOrphanedCalls = 1_000;

@@ -1,6 +1,6 @@
 import type IsolatedVM from "isolated-vm-7";
+import type { RunRequest } from "../wire/types.js";
 import ivm from "./isolated-vm.js";
-import type { RunRequest } from "./types.js";
 
 /**
  * What every hook of a batch is called with, prepared once per batch. The ctx's JSON leaves this

@@ -2,10 +2,11 @@ import { type ChildProcess, fork } from "node:child_process";
 import { closeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { sandboxErrorCodes } from "../errors.js";
-import { sandboxStartupMs } from "../runtime/limits.js";
-import type { Backend, BackendOptions, HookAnswer, HookSpec, RunRequest } from "../runtime/types.js";
-import { createProgressFile, readProgress } from "./progress-file.js";
-import type { FromHost, HookResult, ToHost } from "./protocol.js";
+import { createProgressFile, readProgress } from "../wire/progress-file.js";
+import type { FromHost, HookResult, ToHost } from "../wire/protocol.js";
+import type { HookAnswer, HookSpec, RunRequest } from "../wire/types.js";
+import { sandboxStartupMs } from "./limits.js";
+import type { Backend, BackendOptions } from "./types.js";
 
 /** Beyond a hook's wallMs, how long the supervisor waits for its answer before it kills the process. */
 const graceMs = 1_000;

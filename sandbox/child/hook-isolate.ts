@@ -1,13 +1,13 @@
 import { performance } from "node:perf_hooks";
 import type IsolatedVM from "isolated-vm-7";
 import type { SandboxErrorCode } from "../errors.js";
+import { guestBootstrap } from "../guest/bootstrap.js";
+import type { HookSpec, SandboxLimits } from "../wire/types.js";
 import type { BatchInput } from "./batch-input.js";
 import type { BridgeFunction } from "./bridge.js";
+import { maxLogLinesPerCall } from "./call-log.js";
 import { cpuStretch } from "./cpu-share.js";
-import { guestBootstrap } from "./guest-bootstrap.js";
 import ivm from "./isolated-vm.js";
-import { maxLogLinesPerCall } from "./limits.js";
-import type { HookSpec, SandboxLimits } from "./types.js";
 import type { IsolateWatchdog, WatchedCall } from "./watchdog.js";
 
 export interface Failure {

@@ -1,6 +1,6 @@
-import type { HookAnswer } from "../runtime/types.js";
-import type { ProgressWriter } from "./progress-file.js";
-import type { FromHost, HookResult, WireAnswer } from "./protocol.js";
+import type { ProgressWriter } from "../wire/progress-file.js";
+import type { FromHost, HookResult, WireAnswer } from "../wire/protocol.js";
+import type { HookAnswer } from "../wire/types.js";
 
 /**
  * One batch's answers, as the sandbox process reports them: all in one message when the batch

@@ -1,4 +1,5 @@
-import { maxLogLinesPerCall } from "./limits.js";
+/** Lines one call may log; the bytes cap is in SandboxLimits. */
+export const maxLogLinesPerCall = 100;
 
 /** What one call logged, capped in lines and bytes; past a cap, one line says the rest was dropped. */
 export class CallLog {

@@ -1,5 +1,5 @@
 import { isolateFailureCodes } from "../errors.js";
-import type { HookAnswer } from "./types.js";
+import type { HookAnswer } from "../wire/types.js";
 
 /**
  * Counts each hook's isolate failures (timeouts, memory, a crashed sandbox process) this session;

@@ -6,11 +6,13 @@
  * It imports the runtime (and isolated-vm with it) only once the supervisor's init arrives, and
  * says it is ready after that: everything before is the bare cost of starting Node.
  */
-import type { SandboxRuntime } from "../runtime/runtime.js";
-import type { RunRequest, RuntimeServices } from "../runtime/types.js";
+
+import { ProgressWriter } from "../wire/progress-file.js";
+import type { FromHost, ToHost } from "../wire/protocol.js";
+import type { RunRequest } from "../wire/types.js";
 import { BatchReport } from "./batch-report.js";
-import { ProgressWriter } from "./progress-file.js";
-import type { FromHost, ToHost } from "./protocol.js";
+import type { SandboxRuntime } from "./runtime.js";
+import type { RuntimeServices } from "./types.js";
 
 const send = (message: FromHost): void => {
   process.send?.(message);
@@ -46,7 +48,7 @@ let progress: ProgressWriter | undefined;
 async function boot(init: Extract<ToHost, { t: "init" }>): Promise<SandboxRuntime> {
   let created: SandboxRuntime;
   try {
-    const { SandboxRuntime } = await import("../runtime/runtime.js");
+    const { SandboxRuntime } = await import("./runtime.js");
     created = new SandboxRuntime({
       root: init.root,
       auditFile: init.auditFile,

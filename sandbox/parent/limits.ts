@@ -1,5 +1,5 @@
 import { SandboxError } from "../errors.js";
-import type { SandboxLimits } from "./types.js";
+import type { SandboxLimits } from "../wire/types.js";
 
 export const defaultSandboxLimits: SandboxLimits = Object.freeze({
   memoryMb: 32,
@@ -18,12 +18,6 @@ export const defaultSandboxLimits: SandboxLimits = Object.freeze({
  * answer SANDBOX_ERR_STARTUP without having run.
  */
 export const sandboxStartupMs = 30_000;
-
-/** Lines one call may log; the bytes cap is in SandboxLimits. */
-export const maxLogLinesPerCall = 100;
-
-/** In-flight API calls per hook: a hook that fires off more without awaiting them gets an error. */
-export const maxPendingHostCalls = 64;
 
 /** isolated-vm refuses less. */
 const minMemoryMb = 8;

@@ -1,7 +1,9 @@
 import type { Broker } from "../broker/index.js";
 import type { CallLog } from "./call-log.js";
-import { maxPendingHostCalls } from "./limits.js";
 import type { RuntimeServices } from "./types.js";
+
+/** In-flight API calls per hook: a hook that fires off more without awaiting them gets an error. */
+export const maxPendingHostCalls = 64;
 
 /** One call of a hook's handler: where its log lines go, and its API calls in flight. */
 export interface ActiveCall {

@@ -1,20 +1,5 @@
 import type { Grant } from "../capabilities.js";
-import type { SandboxErrorCode } from "../errors.js";
-
-export interface SandboxLimits {
-  /** The isolate's heap limit. isolated-vm treats it as a guideline: a hostile hook may use 2-3 times it. */
-  memoryMb: number;
-  /** CPU time per call. */
-  cpuMs: number;
-  /** Wall time per call, including the time the host spends on the hook's API calls. */
-  wallMs: number;
-  /** The ctx JSON a hook is given, in UTF-8 bytes. */
-  maxCtxBytes: number;
-  /** The decision plus a changed ctx, as JSON, in UTF-8 bytes. */
-  maxResultBytes: number;
-  /** What one call may log, in UTF-8 bytes (lines past it are dropped, and the drop is said). */
-  maxLogBytes: number;
-}
+import type { HookAnswer, HookSpec, RunRequest, SandboxLimits, SyncChainVerdict } from "../wire/types.js";
 
 export interface SandboxHook {
   /** Unique key, e.g. `${name}@${integrity}`: one isolate per id, created on first use and reused. */
@@ -28,27 +13,6 @@ export interface SandboxHook {
   limits?: Partial<SandboxLimits>;
   /** JSON handed to the hook as a deep-frozen `api.config`. */
   config?: Readonly<Record<string, unknown>>;
-}
-
-export type HookAnswer =
-  | {
-      hook: string;
-      status: "ok";
-      decision: unknown;
-      /** Present only when the hook changed its copy of ctx. */
-      ctx?: unknown;
-      ms: number;
-    }
-  | { hook: string; status: "error"; code: SandboxErrorCode; message: string; ms: number };
-
-/**
- * What the synchronous chain decided, as a background hook sees it (`api.outcome`): core's
- * ChainVerdict as plain data, since the sandbox knows nothing of decisions.
- */
-export interface SyncChainVerdict {
-  verdict: string;
-  hook?: string;
-  reason?: string;
 }
 
 export interface RunOptions {
@@ -111,28 +75,6 @@ export interface SandboxOptions {
   quarantineAfter?: number;
 }
 
-/** A hook as the runtime loads it: the bundle already decoded, the limits resolved. */
-export interface HookSpec {
-  id: string;
-  name: string;
-  source: string;
-  grants: readonly Grant[];
-  limits: SandboxLimits;
-  config?: Readonly<Record<string, unknown>>;
-}
-
-export interface RunRequest {
-  point: string;
-  ctxJson: string;
-  outcome?: SyncChainVerdict | undefined;
-}
-
-/**
- * How a runtime hands back each answer as soon as it has it, with the lines the hook logged during
- * the call; `last` is true for the batch's final answer.
- */
-export type AnswerSink = (answer: HookAnswer, logs: readonly string[], last: boolean) => void;
-
 /** Where the isolates live: this process, or a supervised sandbox process. */
 export interface Backend {
   /** Answers for the hooks that ran, in order; the hook lines they logged already went to HostServices.log. */
@@ -150,10 +92,4 @@ export interface BackendOptions {
   auditFile: string;
   hosts?: Record<string, string[]> | undefined;
   host: HostServices;
-}
-
-/** What the runtime needs from whoever holds the HostServices (this process or the parent). */
-export interface RuntimeServices {
-  stateGet(hook: string, key: string): Promise<unknown>;
-  stateSet(hook: string, key: string, value: unknown): Promise<void>;
 }

@@ -1,20 +1,13 @@
 import { isAbsolute, join } from "node:path";
 import { SandboxError } from "../errors.js";
-import { hostEntryPath } from "../host/entry.js";
-import { SandboxSupervisor } from "../host/supervisor.js";
+import { stopsBatch } from "../wire/stops-batch.js";
+import type { HookAnswer, HookSpec } from "../wire/types.js";
+import { sandboxEntryPath } from "./entry-path.js";
 import { inlineBackend } from "./inline-backend.js";
 import { resolveLimits } from "./limits.js";
 import { Quarantine } from "./quarantine.js";
-import { stopsBatch } from "./stops-batch.js";
-import type {
-  Backend,
-  HookAnswer,
-  HookSpec,
-  RunOptions,
-  Sandbox,
-  SandboxHook,
-  SandboxOptions,
-} from "./types.js";
+import { SandboxSupervisor } from "./supervisor.js";
+import type { Backend, RunOptions, Sandbox, SandboxHook, SandboxOptions } from "./types.js";
 
 const defaultQuarantineAfter = 3;
 
@@ -43,7 +36,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const backend: Backend =
     isolation === "inline"
       ? inlineBackend(backendOptions)
-      : new SandboxSupervisor({ ...backendOptions, entry: hostEntryPath() });
+      : new SandboxSupervisor({ ...backendOptions, entry: sandboxEntryPath() });
 
   const specs = new Map<string, HookSpec | HookAnswer>();
   const names = new Map<string, string>();

@@ -4,14 +4,15 @@ import { fileURLToPath } from "node:url";
 import { SandboxError } from "../errors.js";
 
 /**
- * The script the supervisor forks. Built, it sits next to this module; when this module runs from
- * TypeScript source (under vitest), Node cannot run the sibling .ts, so the build in dist/ is used.
+ * The script the supervisor forks: the sandbox process's entry, `child/main.js`. Built, it sits in
+ * the sibling folder of this module's; when this module runs from TypeScript source (under vitest),
+ * Node cannot run the .ts, so the build in dist/ is used.
  */
-export function hostEntryPath(): string {
+export function sandboxEntryPath(): string {
   const here = fileURLToPath(import.meta.url);
   const entry = here.endsWith(".ts")
-    ? join(resolve(dirname(here), "../.."), "dist", "sandbox", "host", "main.js")
-    : join(dirname(here), "main.js");
+    ? join(resolve(dirname(here), "../.."), "dist", "sandbox", "child", "main.js")
+    : join(dirname(here), "..", "child", "main.js");
   if (!existsSync(entry)) {
     throw new SandboxError(
       "SANDBOX_ERR_HOST_MISSING",

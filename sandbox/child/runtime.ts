@@ -1,9 +1,10 @@
 import type { AuditSink, Broker } from "../broker/index.js";
+import { stopsBatch } from "../wire/stops-batch.js";
+import type { HookSpec, RunRequest } from "../wire/types.js";
 import { BatchInput } from "./batch-input.js";
 import { HookSlot } from "./hook-slot.js";
 import { assertIsolateFlags } from "./node-flags.js";
-import { stopsBatch } from "./stops-batch.js";
-import type { AnswerSink, HookSpec, RunRequest, RuntimeServices } from "./types.js";
+import type { AnswerSink, RuntimeServices } from "./types.js";
 import { IsolateWatchdog } from "./watchdog.js";
 
 export interface RuntimeOptions {

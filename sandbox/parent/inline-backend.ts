@@ -1,6 +1,7 @@
-import { assertIsolateFlags } from "./node-flags.js";
-import type { SandboxRuntime } from "./runtime.js";
-import type { Backend, BackendOptions, HookAnswer } from "./types.js";
+import { assertIsolateFlags } from "../child/node-flags.js";
+import type { SandboxRuntime } from "../child/runtime.js";
+import type { HookAnswer } from "../wire/types.js";
+import type { Backend, BackendOptions } from "./types.js";
 
 /**
  * Isolates in this process. The runtime (and with it isolated-vm) is imported on the first call,
@@ -11,7 +12,7 @@ export function inlineBackend(options: BackendOptions): Backend {
   let runtime: SandboxRuntime | undefined;
   let loading: Promise<SandboxRuntime> | undefined;
   const load = async (): Promise<SandboxRuntime> => {
-    const { SandboxRuntime } = await import("./runtime.js");
+    const { SandboxRuntime } = await import("../child/runtime.js");
     runtime = new SandboxRuntime({
       root: options.root,
       auditFile: options.auditFile,
