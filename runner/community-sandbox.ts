@@ -25,7 +25,7 @@ export interface CommunitySandboxOptions {
   auditFile?: string;
   /**
    * An already created sandbox to run in; the caller closes it. It keeps the isolation, hosts,
-   * audit file and host services it was made with.
+   * audit file and services it was made with.
    */
   sandbox?: Sandbox;
 }
@@ -124,7 +124,7 @@ export class CommunitySandbox {
       ...(this.options.limits ? { limits: this.options.limits } : {}),
       ...(this.options.hosts ? { hosts: this.options.hosts } : {}),
       ...(this.options.auditFile ? { auditFile: this.options.auditFile } : {}),
-      host: {
+      services: {
         log: (id, text) => logger.info(`[${this.name(id)}] ${text}`),
         warn: (message) => logger.warn(message),
         // By name, so a hook keeps its state across upgrades (a new integrity is a new id).

@@ -6,5 +6,5 @@
 export { SandboxError, type SandboxErrorCode, sandboxErrorCodes, sandboxErrorMeaning } from "./errors.js";
 export { defaultSandboxLimits, sandboxStartupMs } from "./parent/limits.js";
 export { createSandbox } from "./parent/sandbox.js";
-export type { HostServices, RunOptions, Sandbox, SandboxHook, SandboxOptions } from "./parent/types.js";
+export type { ParentServices, RunOptions, Sandbox, SandboxHook, SandboxOptions } from "./parent/types.js";
 export type { HookAnswer, SandboxLimits, SyncChainVerdict } from "./wire/types.js";

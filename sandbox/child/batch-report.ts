@@ -1,5 +1,5 @@
 import type { ProgressWriter } from "../wire/progress-file.js";
-import type { FromHost, HookResult, WireAnswer } from "../wire/protocol.js";
+import type { FromSandbox, HookResult, WireAnswer } from "../wire/protocol.js";
 import type { HookAnswer } from "../wire/types.js";
 
 /**
@@ -17,7 +17,7 @@ export class BatchReport {
     private readonly r: number,
     private readonly slot: number,
     private readonly progress: ProgressWriter | undefined,
-    private readonly send: (message: FromHost) => void,
+    private readonly send: (message: FromSandbox) => void,
   ) {}
 
   add(answer: HookAnswer, logs: readonly string[], last: boolean): void {

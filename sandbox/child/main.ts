@@ -1,20 +1,20 @@
 /**
  * The sandbox process: holds the isolates of community hooks, away from the agent's process, and
  * talks to its supervisor over the IPC channel (and the progress file) only. Hook logs ride on
- * answers; state calls go to the parent, where the runner's HostServices live.
+ * answers; state calls go to the parent, where the runner's ParentServices live.
  *
  * It imports the runtime (and isolated-vm with it) only once the supervisor's init arrives, and
  * says it is ready after that: everything before is the bare cost of starting Node.
  */
 
 import { ProgressWriter } from "../wire/progress-file.js";
-import type { FromHost, ToHost } from "../wire/protocol.js";
+import type { FromSandbox, ToSandbox } from "../wire/protocol.js";
 import type { RunRequest } from "../wire/types.js";
 import { BatchReport } from "./batch-report.js";
 import type { SandboxRuntime } from "./runtime.js";
 import type { RuntimeServices } from "./types.js";
 
-const send = (message: FromHost): void => {
+const send = (message: FromSandbox): void => {
   process.send?.(message);
 };
 
@@ -45,7 +45,7 @@ let booting: Promise<SandboxRuntime> | undefined;
 let runtime: SandboxRuntime | undefined;
 let progress: ProgressWriter | undefined;
 
-async function boot(init: Extract<ToHost, { t: "init" }>): Promise<SandboxRuntime> {
+async function boot(init: Extract<ToSandbox, { t: "init" }>): Promise<SandboxRuntime> {
   let created: SandboxRuntime;
   try {
     const { SandboxRuntime } = await import("./runtime.js");
@@ -76,7 +76,7 @@ function withRuntime(use: (ready: SandboxRuntime) => void): void {
   else throw new Error("the sandbox process got a request before init");
 }
 
-function run(ready: SandboxRuntime, message: Extract<ToHost, { t: "run" }>): void {
+function run(ready: SandboxRuntime, message: Extract<ToSandbox, { t: "run" }>): void {
   const ids = message.hooks.map((hook) => {
     if (typeof hook === "string") return hook;
     ready.register(hook);
@@ -87,7 +87,7 @@ function run(ready: SandboxRuntime, message: Extract<ToHost, { t: "run" }>): voi
   void ready.run(request, ids, (answer, logs, last) => report.add(answer, logs, last));
 }
 
-process.on("message", (message: ToHost) => {
+process.on("message", (message: ToSandbox) => {
   switch (message.t) {
     case "init":
       progress = ProgressWriter.open(message.progressFd);

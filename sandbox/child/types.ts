@@ -7,7 +7,7 @@ import type { HookAnswer } from "../wire/types.js";
  */
 export type AnswerSink = (answer: HookAnswer, logs: readonly string[], last: boolean) => void;
 
-/** What the runtime needs from whoever holds the HostServices (this process or the parent). */
+/** What the runtime needs from whoever holds the ParentServices (this process or the parent). */
 export interface RuntimeServices {
   stateGet(hook: string, key: string): Promise<unknown>;
   stateSet(hook: string, key: string, value: unknown): Promise<void>;

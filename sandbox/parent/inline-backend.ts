@@ -17,9 +17,9 @@ export function inlineBackend(options: BackendOptions): Backend {
       root: options.root,
       auditFile: options.auditFile,
       hosts: options.hosts,
-      services: options.host,
+      services: options.services,
       onCatastrophicError: (message) =>
-        options.host.warn(
+        options.services.warn(
           `isolated-vm lost control of a hook's isolate (${message}); this process may be unstable: restart it, and prefer process isolation`,
         ),
     });
@@ -38,7 +38,7 @@ export function inlineBackend(options: BackendOptions): Backend {
         request,
         hooks.map((spec) => spec.id),
         (answer, logs) => {
-          for (const line of logs) options.host.log(answer.hook, line);
+          for (const line of logs) options.services.log(answer.hook, line);
           answers.push(answer);
         },
       );

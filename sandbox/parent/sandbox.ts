@@ -12,7 +12,7 @@ import type { Backend, RunOptions, Sandbox, SandboxHook, SandboxOptions } from "
 const defaultQuarantineAfter = 3;
 
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const { isolation, root, host } = options;
+  const { isolation, root, services } = options;
   if (isolation !== "process" && isolation !== "inline") {
     throw new SandboxError(
       "SANDBOX_ERR_OPTIONS",
@@ -29,7 +29,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const baseLimits = resolveLimits(options.limits);
   const backendOptions = {
     root,
-    host,
+    services,
     auditFile: options.auditFile ?? join(root, ".hookyard", "logs", "capabilities.jsonl"),
     hosts: options.hosts,
   };
@@ -42,7 +42,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const names = new Map<string, string>();
   const quarantine = new Quarantine(quarantineAfter, (id, message) => {
     backend.drop(id);
-    host.warn(message);
+    services.warn(message);
   });
   let closed = false;
 

@@ -3,7 +3,7 @@ import { closeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { sandboxErrorCodes } from "../errors.js";
 import { createProgressFile, readProgress } from "../wire/progress-file.js";
-import type { FromHost, HookResult, ToHost } from "../wire/protocol.js";
+import type { FromSandbox, HookResult, ToSandbox } from "../wire/protocol.js";
 import type { HookAnswer, HookSpec, RunRequest } from "../wire/types.js";
 import { sandboxStartupMs } from "./limits.js";
 import type { Backend, BackendOptions } from "./types.js";
@@ -27,7 +27,7 @@ const progressFdInChild = 3;
  */
 const sandboxNodeFlags = ["--no-node-snapshot", "--no-concurrent-recompilation"];
 
-interface HostProcess {
+interface SandboxProcess {
   readonly child: ChildProcess;
   /** Hook ids whose spec this process already has. */
   readonly known: Set<string>;
@@ -48,7 +48,7 @@ interface HostProcess {
 
 interface PendingRun {
   readonly r: number;
-  readonly host: HostProcess;
+  readonly proc: SandboxProcess;
   readonly slot: number;
   readonly hooks: readonly HookSpec[];
   readonly answers: HookAnswer[];
@@ -73,7 +73,7 @@ interface PendingRun {
  * (SANDBOX_ERR_TIMEOUT for the one that was overdue), and the hooks before it keep their answers.
  */
 export class SandboxSupervisor implements Backend {
-  private host: HostProcess | undefined;
+  private proc: SandboxProcess | undefined;
   private readonly pending = new Map<number, PendingRun>();
   private nextRequest = 0;
   private closing: Promise<void> | undefined;
@@ -81,13 +81,13 @@ export class SandboxSupervisor implements Backend {
   constructor(private readonly options: BackendOptions & { entry: string }) {}
 
   get pid(): number | undefined {
-    return this.host && !this.host.ended ? this.host.child.pid : undefined;
+    return this.proc && !this.proc.ended ? this.proc.child.pid : undefined;
   }
 
   start(): void {
     if (this.closing) return;
     try {
-      this.ensureHost();
+      this.ensureProcess();
     } catch {
       // The first call forks again and reports what goes wrong.
     }
@@ -95,15 +95,15 @@ export class SandboxSupervisor implements Backend {
 
   run(request: RunRequest, hooks: readonly HookSpec[]): Promise<HookAnswer[]> {
     if (this.closing) return Promise.resolve([closedAnswer(hooks[0] as HookSpec)]);
-    const host = this.ensureHost();
+    const proc = this.ensureProcess();
     const r = ++this.nextRequest;
     let slot = 0;
-    while (host.slots.has(slot)) slot++;
-    host.slots.add(slot);
+    while (proc.slots.has(slot)) slot++;
+    proc.slots.add(slot);
     return new Promise((done) => {
       const run: PendingRun = {
         r,
-        host,
+        proc,
         slot,
         hooks,
         answers: [],
@@ -114,11 +114,11 @@ export class SandboxSupervisor implements Backend {
       };
       this.pending.set(r, run);
       const specs = hooks.map((spec) => {
-        if (host.known.has(spec.id)) return spec.id;
-        host.known.add(spec.id);
+        if (proc.known.has(spec.id)) return spec.id;
+        proc.known.add(spec.id);
         return spec;
       });
-      this.send(host, {
+      this.send(proc, {
         t: "run",
         r,
         slot,
@@ -129,13 +129,13 @@ export class SandboxSupervisor implements Backend {
       });
       // After the send, so the sandbox process starts on the batch sooner; its answer can only
       // arrive once this returns to the event loop.
-      if (++host.inFlight === 1) this.ref(host, true);
+      if (++proc.inFlight === 1) this.ref(proc, true);
       this.arm(run, 0, run.startedAt);
     });
   }
 
   drop(id: string): void {
-    if (this.host && !this.host.ended) this.send(this.host, { t: "drop", id });
+    if (this.proc && !this.proc.ended) this.send(this.proc, { t: "drop", id });
   }
 
   close(): Promise<void> {
@@ -146,19 +146,19 @@ export class SandboxSupervisor implements Backend {
   private async shutDown(): Promise<void> {
     for (const run of this.pending.values())
       this.finish(run, closedAnswer(run.hooks[run.answers.length] as HookSpec));
-    const host = this.host;
-    if (!host || host.ended) return;
-    const { child } = host;
+    const proc = this.proc;
+    if (!proc || proc.ended) return;
+    const { child } = proc;
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    this.send(host, { t: "close" });
+    this.send(proc, { t: "close" });
     const timer = setTimeout(() => child.kill("SIGKILL"), closeMs);
     await exited;
     clearTimeout(timer);
   }
 
-  private ensureHost(): HostProcess {
-    if (this.host && !this.host.ended) return this.host;
+  private ensureProcess(): SandboxProcess {
+    if (this.proc && !this.proc.ended) return this.proc;
     const env = { ...process.env };
     // The sandbox process takes no options from the agent's environment: no --inspect, no --require.
     delete env.NODE_OPTIONS;
@@ -175,7 +175,7 @@ export class SandboxSupervisor implements Backend {
       if (progressFd !== undefined) closeSync(progressFd);
       throw error;
     }
-    const host: HostProcess = {
+    const proc: SandboxProcess = {
       child,
       known: new Set(),
       progressFd,
@@ -187,48 +187,48 @@ export class SandboxSupervisor implements Backend {
       stderr: "",
       inFlight: 0,
     };
-    this.host = host;
+    this.proc = proc;
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
-      host.stderr = (host.stderr + chunk).slice(-stderrTailBytes);
+      proc.stderr = (proc.stderr + chunk).slice(-stderrTailBytes);
     });
     // Read while the process lives, but never a reason for the agent's process to stay.
     (child.stderr as Socket | null)?.unref();
-    child.on("message", (message: FromHost) => this.receive(host, message));
+    child.on("message", (message: FromSandbox) => this.receive(proc, message));
     child.on("exit", (code, signal) => {
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       // Answers sent just before the end may still be in the channel: read them first.
-      if (!child.connected) return this.ended(host, how);
-      const late = setTimeout(() => this.ended(host, how), channelDrainMs);
+      if (!child.connected) return this.ended(proc, how);
+      const late = setTimeout(() => this.ended(proc, how), channelDrainMs);
       child.once("disconnect", () => {
         clearTimeout(late);
-        this.ended(host, how);
+        this.ended(proc, how);
       });
     });
     child.on("error", (error) => {
       // A failed spawn or send; make sure the process is gone, then treat it as dead.
       child.kill("SIGKILL");
-      this.ended(host, error.message);
+      this.ended(proc, error.message);
     });
-    this.send(host, {
+    this.send(proc, {
       t: "init",
       root: this.options.root,
       auditFile: this.options.auditFile,
       hosts: this.options.hosts,
       progressFd: progressFd === undefined ? undefined : progressFdInChild,
     });
-    this.ref(host, false);
-    return host;
+    this.ref(proc, false);
+    return proc;
   }
 
-  private receive(host: HostProcess, message: FromHost): void {
+  private receive(proc: SandboxProcess, message: FromSandbox): void {
     switch (message.t) {
       case "ready": {
-        host.ready = true;
+        proc.ready = true;
         // The batches that waited for the boot start now: their first hook's timer starts here.
         const now = Date.now();
         for (const run of this.pending.values()) {
-          if (run.host !== host || run.answers.length > 0) continue;
+          if (run.proc !== proc || run.answers.length > 0) continue;
           run.startedAt = now;
           this.arm(run, 0, now);
         }
@@ -236,10 +236,10 @@ export class SandboxSupervisor implements Backend {
       }
       case "answers": {
         const run = this.pending.get(message.r);
-        if (!run || run.host !== host) return;
+        if (!run || run.proc !== proc) return;
         if (!Array.isArray(message.results) || !this.accept(run, message.results)) {
           // Only a broken (or subverted) sandbox process says something else: do not trust it further.
-          this.kill(host);
+          this.kill(proc);
           return;
         }
         if (message.last || run.answers.length === run.hooks.length) {
@@ -251,7 +251,7 @@ export class SandboxSupervisor implements Backend {
         return;
       }
       case "state":
-        void this.answerState(host, message);
+        void this.answerState(proc, message);
         return;
     }
   }
@@ -263,30 +263,33 @@ export class SandboxSupervisor implements Backend {
       const answer = answerOf((result as Partial<HookResult> | null)?.answer, expected?.id);
       if (!expected || !answer) return false;
       const logs = result.logs;
-      if (Array.isArray(logs)) for (const line of logs) this.options.host.log(expected.id, String(line));
+      if (Array.isArray(logs)) for (const line of logs) this.options.services.log(expected.id, String(line));
       run.answers.push(answer);
     }
     return true;
   }
 
-  private async answerState(host: HostProcess, message: Extract<FromHost, { t: "state" }>): Promise<void> {
-    let reply: ToHost;
-    if (!host.known.has(message.hook)) {
+  private async answerState(
+    proc: SandboxProcess,
+    message: Extract<FromSandbox, { t: "state" }>,
+  ): Promise<void> {
+    let reply: ToSandbox;
+    if (!proc.known.has(message.hook)) {
       // Only hooks this process was given have state; anything else is a broken process talking.
-      this.send(host, { t: "state", q: message.q, ok: false, code: null });
+      this.send(proc, { t: "state", q: message.q, ok: false, code: null });
       return;
     }
     try {
       const value =
         message.op === "get"
-          ? await this.options.host.stateGet(message.hook, message.key)
-          : await this.options.host.stateSet(message.hook, message.key, message.value);
+          ? await this.options.services.stateGet(message.hook, message.key)
+          : await this.options.services.stateSet(message.hook, message.key, message.value);
       reply = { t: "state", q: message.q, ok: true, value };
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       reply = { t: "state", q: message.q, ok: false, code: typeof code === "string" ? code : null };
     }
-    if (!host.ended) this.send(host, reply);
+    if (!proc.ended) this.send(proc, reply);
   }
 
   /**
@@ -294,7 +297,7 @@ export class SandboxSupervisor implements Backend {
    * hook expected next), and when the hook now running started.
    */
   private progress(run: PendingRun): { results: HookResult[]; startedAt: number } {
-    const { progressFd } = run.host;
+    const { progressFd } = run.proc;
     const records =
       progressFd === undefined ? [] : readProgress(progressFd, run.slot, run.r, run.answers.length);
     const valid = records.findIndex(
@@ -306,7 +309,7 @@ export class SandboxSupervisor implements Backend {
 
   /** When the hook at `index`, started at `startedAt`, is overdue; while the process boots, when its start-up is. */
   private deadline(run: PendingRun, index: number, startedAt: number): number {
-    if (!run.host.ready) return run.host.forkedAt + sandboxStartupMs;
+    if (!run.proc.ready) return run.proc.forkedAt + sandboxStartupMs;
     const hook = run.hooks[index] as HookSpec;
     return startedAt + hook.limits.wallMs + graceMs;
   }
@@ -320,7 +323,7 @@ export class SandboxSupervisor implements Backend {
   private arm(run: PendingRun, index: number, startedAt: number): void {
     const now = Date.now();
     let at = this.deadline(run, index, startedAt);
-    if (run.host.ready) {
+    if (run.proc.ready) {
       for (const later of run.hooks.slice(index + 1)) at = Math.min(at, now + later.limits.wallMs + graceMs);
     }
     clearTimeout(run.timer);
@@ -336,24 +339,24 @@ export class SandboxSupervisor implements Backend {
       this.arm(run, index, startedAt);
       return;
     }
-    if (run.host.ready) run.overdue = index;
-    else run.host.startupTimedOut = true;
-    this.kill(run.host);
+    if (run.proc.ready) run.overdue = index;
+    else run.proc.startupTimedOut = true;
+    this.kill(run.proc);
   }
 
-  private kill(host: HostProcess): void {
-    host.child.kill("SIGKILL");
+  private kill(proc: SandboxProcess): void {
+    proc.child.kill("SIGKILL");
     // Calls made from now on go to a fresh process; this one's batches fail when its exit arrives.
-    if (this.host === host) this.host = undefined;
+    if (this.proc === proc) this.proc = undefined;
   }
 
-  private ended(host: HostProcess, how: string): void {
-    if (host.ended) return;
-    host.ended = true;
-    if (this.host === host) this.host = undefined;
-    const tail = host.stderr.trim().split("\n").at(-1);
+  private ended(proc: SandboxProcess, how: string): void {
+    if (proc.ended) return;
+    proc.ended = true;
+    if (this.proc === proc) this.proc = undefined;
+    const tail = proc.stderr.trim().split("\n").at(-1);
     for (const run of this.pending.values()) {
-      if (run.host !== host) continue;
+      if (run.proc !== proc) continue;
       const { results, startedAt } = this.progress(run);
       this.accept(run, results);
       const hook = run.hooks[run.answers.length];
@@ -362,13 +365,13 @@ export class SandboxSupervisor implements Backend {
         continue;
       }
       const ms = Date.now() - startedAt;
-      if (!host.ready) {
+      if (!proc.ready) {
         // No hook of this batch ran: the process never got as far as running one.
         this.finish(run, {
           hook: hook.id,
           status: "error",
           code: "SANDBOX_ERR_STARTUP",
-          message: host.startupTimedOut
+          message: proc.startupTimedOut
             ? `the sandbox process did not start within ${sandboxStartupMs / 1_000} s (is the machine overloaded?); the hook did not run, and the process restarts on the next call`
             : `the sandbox process died while starting (${how})${tail ? `: ${tail}` : ""}; the hook did not run, and the process restarts on the next call`,
           ms,
@@ -394,35 +397,35 @@ export class SandboxSupervisor implements Backend {
             },
       );
     }
-    if (host.progressFd !== undefined) closeSync(host.progressFd);
+    if (proc.progressFd !== undefined) closeSync(proc.progressFd);
   }
 
   private finish(run: PendingRun, last?: HookAnswer): void {
     clearTimeout(run.timer);
     this.pending.delete(run.r);
-    run.host.slots.delete(run.slot);
+    run.proc.slots.delete(run.slot);
     if (last) run.answers.push(last);
-    if (--run.host.inFlight === 0) this.ref(run.host, false);
+    if (--run.proc.inFlight === 0) this.ref(run.proc, false);
     run.done(run.answers);
   }
 
   /** An idle sandbox process must not keep the agent's process alive. */
-  private ref(host: HostProcess, on: boolean): void {
-    if (host.ended) return;
+  private ref(proc: SandboxProcess, on: boolean): void {
+    if (proc.ended) return;
     if (on) {
-      host.child.ref();
-      host.child.channel?.ref();
+      proc.child.ref();
+      proc.child.channel?.ref();
     } else {
-      host.child.unref();
-      host.child.channel?.unref();
+      proc.child.unref();
+      proc.child.channel?.unref();
     }
   }
 
-  private send(host: HostProcess, message: ToHost): void {
+  private send(proc: SandboxProcess, message: ToSandbox): void {
     // A send to a process that just died fails, and a process whose channel failed is killed: its
     // exit event, which says why it ended, fails the batches.
-    host.child.send(message, (error) => {
-      if (error) this.kill(host);
+    proc.child.send(message, (error) => {
+      if (error) this.kill(proc);
     });
   }
 }

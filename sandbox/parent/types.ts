@@ -48,7 +48,7 @@ export interface Sandbox {
 }
 
 /** Implemented by the runner, always in the runner's own process. `hook` is a SandboxHook id. */
-export interface HostServices {
+export interface ParentServices {
   /** A line a hook logged, already capped per call; the runner tags it. */
   log(hook: string, text: string): void;
   /** Something the user should know, e.g. that a hook was quarantined; each is said once. */
@@ -65,7 +65,7 @@ export interface SandboxOptions {
   isolation: "process" | "inline";
   /** Workspace root: the broker resolves hook paths from it. */
   root: string;
-  host: HostServices;
+  services: ParentServices;
   /** JSONL capability audit; default <root>/.hookyard/logs/capabilities.jsonl. */
   auditFile?: string;
   /** Name → addresses, consulted before DNS by every broker (tests inject a resolver this way). */
@@ -77,7 +77,7 @@ export interface SandboxOptions {
 
 /** Where the isolates live: this process, or a supervised sandbox process. */
 export interface Backend {
-  /** Answers for the hooks that ran, in order; the hook lines they logged already went to HostServices.log. */
+  /** Answers for the hooks that ran, in order; the hook lines they logged already went to ParentServices.log. */
   run(request: RunRequest, hooks: readonly HookSpec[]): Promise<HookAnswer[]>;
   /** Gets ready for the first call without making one: the sandbox process starts booting. */
   start(): void;
@@ -91,5 +91,5 @@ export interface BackendOptions {
   root: string;
   auditFile: string;
   hosts?: Record<string, string[]> | undefined;
-  host: HostServices;
+  services: ParentServices;
 }

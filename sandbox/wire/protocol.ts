@@ -21,7 +21,7 @@ export interface HookResult {
  * progress file (progress-file.ts) tells the supervisor how far a batch got if the process dies.
  * `slot` is the batch's place in that file, free again once its last answer arrived.
  */
-export type ToHost =
+export type ToSandbox =
   | {
       t: "init";
       root: string;
@@ -44,7 +44,7 @@ export type ToHost =
   | { t: "state"; q: number; ok: false; code: string | null }
   | { t: "close" };
 
-export type FromHost =
+export type FromSandbox =
   | { t: "ready" }
   /**
    * The next answers of batch r, in order. `last` ends the batch; a message without it comes only

@@ -81,7 +81,7 @@ describe("the granted api inside a hook", () => {
     expect(await readFile(join(h.root, "notes", "seen.txt"), "utf8")).toBe("seen 2");
   });
 
-  it("what a hook logs reaches HostServices.log under its id", async () => {
+  it("what a hook logs reaches ParentServices.log under its id", async () => {
     const h = await harness();
     const hook = h.hook("logger", handler('api.log("one", 2, { three: 3 }, null); api.log();'));
     await h.runOne(hook);

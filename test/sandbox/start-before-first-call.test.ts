@@ -5,7 +5,7 @@ import { createSandbox, type Sandbox, type SandboxHook } from "../../sandbox/ind
 import { workspace } from "../helpers/temp.js";
 import { processWaitMs } from "../helpers/timeouts.js";
 
-const host = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
+const services = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
 const built = fileURLToPath(new URL("../../dist/sandbox/index.js", import.meta.url));
 
 const hook: SandboxHook = {
@@ -26,7 +26,7 @@ function alive(pid: number): boolean {
 }
 
 async function sandboxIn(isolation: "process" | "inline"): Promise<Sandbox> {
-  return createSandbox({ isolation, root: await workspace(), host });
+  return createSandbox({ isolation, root: await workspace(), services });
 }
 
 describe("start(): the sandbox process boots before the first call", () => {
@@ -68,7 +68,7 @@ describe("start(): the sandbox process boots before the first call", () => {
     const sandbox = createSandbox({
       isolation: "process",
       root: await workspace(),
-      host,
+      services,
       quarantineAfter: 1,
     });
     try {
@@ -118,7 +118,7 @@ describe("start(): the sandbox process boots before the first call", () => {
     const root = await workspace();
     const script = `
       import { createSandbox } from ${JSON.stringify(built)};
-      const sandbox = createSandbox({ isolation: "process", root: ${JSON.stringify(root)}, host: { log() {}, warn() {}, stateGet: async () => {}, stateSet: async () => {} } });
+      const sandbox = createSandbox({ isolation: "process", root: ${JSON.stringify(root)}, services: { log() {}, warn() {}, stateGet: async () => {}, stateSet: async () => {} } });
       sandbox.start();
       console.log(sandbox.pid);
     `;

@@ -5,7 +5,7 @@ import { createSandbox, SandboxError } from "../../sandbox/index.js";
 import { workspace } from "../helpers/temp.js";
 import { processWaitMs } from "../helpers/timeouts.js";
 
-const host = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
+const services = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
 const built = fileURLToPath(new URL("../../dist/sandbox/index.js", import.meta.url));
 
 function runNode(args: string[], script: string): Promise<{ code: number | null; stdout: string }> {
@@ -24,7 +24,7 @@ describe("starting a sandbox", () => {
     const root = await workspace();
     const script = `
       import { createSandbox } from ${JSON.stringify(built)};
-      try { createSandbox({ isolation: "inline", root: ${JSON.stringify(root)}, host: {} }); console.log("created"); }
+      try { createSandbox({ isolation: "inline", root: ${JSON.stringify(root)}, services: {} }); console.log("created"); }
       catch (error) { console.log(error.code + " " + error.message); }
     `;
     const { stdout } = await runNode([], script);
@@ -37,7 +37,7 @@ describe("starting a sandbox", () => {
     const script = `
       import { createRequire } from "node:module";
       import { createSandbox } from ${JSON.stringify(built)};
-      const sandbox = createSandbox({ isolation: "process", root: ${JSON.stringify(root)}, host: { log() {}, warn() {}, stateGet: async () => {}, stateSet: async () => {} } });
+      const sandbox = createSandbox({ isolation: "process", root: ${JSON.stringify(root)}, services: { log() {}, warn() {}, stateGet: async () => {}, stateSet: async () => {} } });
       const [answer] = await sandbox.run("notify", "{}", [{ id: "a", name: "a", code: Buffer.from("export default defineHook({ on: { notify() { return { notice: 'hi' }; } } });"), points: ["notify"], grants: [] }]);
       await sandbox.close();
       const loaded = Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes("isolated-vm"));
@@ -49,18 +49,18 @@ describe("starting a sandbox", () => {
 
   it("refuses options that cannot work", async () => {
     const root = await workspace();
-    expect(() => createSandbox({ isolation: "process", root: "relative", host })).toThrow(SandboxError);
-    expect(() => createSandbox({ isolation: "process", root, host, limits: { cpuMs: -1 } })).toThrow(
+    expect(() => createSandbox({ isolation: "process", root: "relative", services })).toThrow(SandboxError);
+    expect(() => createSandbox({ isolation: "process", root, services, limits: { cpuMs: -1 } })).toThrow(
       "sandbox limit cpuMs must be a positive integer",
     );
-    expect(() => createSandbox({ isolation: "process", root, host, quarantineAfter: 0 })).toThrow(
+    expect(() => createSandbox({ isolation: "process", root, services, quarantineAfter: 0 })).toThrow(
       "quarantineAfter must be a positive integer",
     );
   });
 
   it("close is idempotent, and calls after it answer SANDBOX_ERR_CLOSED", async () => {
     const root = await workspace();
-    const sandbox = createSandbox({ isolation: "process", root, host });
+    const sandbox = createSandbox({ isolation: "process", root, services });
     const hook = {
       id: "a",
       name: "a",

@@ -15,7 +15,7 @@ describe("the supervisor's wall timer", () => {
       isolation: "process",
       root,
       limits: { wallMs: 1_000 },
-      host: {
+      services: {
         log() {},
         warn() {},
         // Each hook's only wait: together they take longer than wallMs + grace (2 s).
