@@ -1,7 +1,7 @@
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type IsolatedVM from "isolated-vm-7";
 import type { SandboxErrorCode } from "../errors.js";
-import { guestBootstrap } from "../guest/bootstrap.js";
 import type { HookSpec, SandboxLimits } from "../wire/types.js";
 import type { BatchInput } from "./batch-input.js";
 import type { BridgeFunction } from "./bridge.js";
@@ -19,6 +19,13 @@ export type CallOutcome = { envelope: unknown } | Failure;
 
 /** The largest JSON a hook may hand to one API call (a file to write, a request body). */
 const maxCallBytes = 16 * 1024 * 1024;
+
+/**
+ * The guest bootstrap (guest/bootstrap.js: plain JavaScript, not a module), read once when this
+ * process loads the runtime, beside this file's folder both in the source tree and in dist/ (the
+ * build copies it). It declares `bootstrap`; the closure isolated-vm makes of it calls that.
+ */
+const guestBootstrap = `${readFileSync(new URL("../guest/bootstrap.js", import.meta.url), "utf8")}\nreturn bootstrap($0, $1);\n`;
 
 /** Handed to the guest by transfer: entry points are taken as References and applied with a timeout. */
 const asReference = { reference: true } as const;

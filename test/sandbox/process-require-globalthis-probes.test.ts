@@ -40,7 +40,7 @@ describe("process, require and globalThis probes", () => {
         `
         const names = Object.getOwnPropertyNames(globalThis).concat(Object.getOwnPropertySymbols(globalThis).map(String));
         const types = {};
-        for (const name of ["process", "require", "module", "exports", "Buffer", "global", "setTimeout", "setImmediate", "fetch", "__dirname", "ivm", "_ivm", "Reference", "bridge", "$0", "settings"]) {
+        for (const name of ["process", "require", "module", "exports", "Buffer", "global", "setTimeout", "setImmediate", "fetch", "__dirname", "ivm", "_ivm", "Reference", "bridge", "bootstrap", "$0", "settings"]) {
           types[name] = typeof globalThis[name];
         }
         types.evalProcess = eval("typeof process");
