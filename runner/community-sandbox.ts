@@ -6,6 +6,7 @@ import {
   defaultSandboxLimits,
   type HookAnswer,
   type Sandbox,
+  SandboxError,
   type SandboxHook,
   type SandboxLimits,
   type SandboxOptions,
@@ -155,7 +156,13 @@ function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, bef
           ? "RUN_ERR_HOOK_THREW"
           : "RUN_ERR_SANDBOX";
     const message = code === "RUN_ERR_SANDBOX" ? `${answer.code}: ${answer.message}` : answer.message;
-    return { ok: false, error: new RunnerError(code, message, { hook: rule.name, point }), ms: answer.ms };
+    // The sandbox's own code stays on the error as its cause, whatever runner code it maps to.
+    const cause = new SandboxError(answer.code, answer.message);
+    return {
+      ok: false,
+      error: new RunnerError(code, message, { hook: rule.name, point, cause }),
+      ms: answer.ms,
+    };
   }
   if (answer.ctx === undefined) return { ok: true, value: answer.decision, ms: answer.ms };
   const changed = changedFields(before, answer.ctx as Record<string, unknown>);
