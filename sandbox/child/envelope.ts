@@ -16,7 +16,7 @@ const framing = 64;
 const nothing = '{"d":null}';
 
 /**
- * A guest's envelope (see guest-bootstrap.ts) as an answer. The length is checked before parsing
+ * A guest's envelope (see guest/bootstrap.js) as an answer. The length is checked before parsing
  * (a string's UTF-8 size is at least its length), the exact byte size right after.
  */
 export function readEnvelope(
