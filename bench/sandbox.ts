@@ -168,9 +168,9 @@ async function coldStarts(): Promise<ColdStarts> {
       grants: [],
     };
     const ctxJson = JSON.stringify(ctx4k(i));
-    const host = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
+    const services = { log() {}, warn() {}, stateGet: async () => undefined, stateSet: async () => {} };
     for (const started of [false, true]) {
-      const sandbox = createSandbox({ isolation: "process", root, host });
+      const sandbox = createSandbox({ isolation: "process", root, services });
       try {
         if (started) {
           sandbox.start();

@@ -6,6 +6,7 @@ import {
   defaultSandboxLimits,
   type HookAnswer,
   type Sandbox,
+  SandboxError,
   type SandboxHook,
   type SandboxLimits,
   type SandboxOptions,
@@ -25,7 +26,7 @@ export interface CommunitySandboxOptions {
   auditFile?: string;
   /**
    * An already created sandbox to run in; the caller closes it. It keeps the isolation, hosts,
-   * audit file and host services it was made with.
+   * audit file and services it was made with.
    */
   sandbox?: Sandbox;
 }
@@ -124,7 +125,7 @@ export class CommunitySandbox {
       ...(this.options.limits ? { limits: this.options.limits } : {}),
       ...(this.options.hosts ? { hosts: this.options.hosts } : {}),
       ...(this.options.auditFile ? { auditFile: this.options.auditFile } : {}),
-      host: {
+      services: {
         log: (id, text) => logger.info(`[${this.name(id)}] ${text}`),
         warn: (message) => logger.warn(message),
         // By name, so a hook keeps its state across upgrades (a new integrity is a new id).
@@ -155,7 +156,13 @@ function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, bef
           ? "RUN_ERR_HOOK_THREW"
           : "RUN_ERR_SANDBOX";
     const message = code === "RUN_ERR_SANDBOX" ? `${answer.code}: ${answer.message}` : answer.message;
-    return { ok: false, error: new RunnerError(code, message, { hook: rule.name, point }), ms: answer.ms };
+    // The sandbox's own code stays on the error as its cause, whatever runner code it maps to.
+    const cause = new SandboxError(answer.code, answer.message);
+    return {
+      ok: false,
+      error: new RunnerError(code, message, { hook: rule.name, point, cause }),
+      ms: answer.ms,
+    };
   }
   if (answer.ctx === undefined) return { ok: true, value: answer.decision, ms: answer.ms };
   const changed = changedFields(before, answer.ctx as Record<string, unknown>);

@@ -4,15 +4,7 @@
  * capability broker. Nothing here loads isolated-vm into this process unless isolation is inline.
  */
 export { SandboxError, type SandboxErrorCode, sandboxErrorCodes, sandboxErrorMeaning } from "./errors.js";
-export { defaultSandboxLimits, sandboxStartupMs } from "./runtime/limits.js";
-export { createSandbox } from "./runtime/sandbox.js";
-export type {
-  HookAnswer,
-  HostServices,
-  RunOptions,
-  Sandbox,
-  SandboxHook,
-  SandboxLimits,
-  SandboxOptions,
-  SyncChainVerdict,
-} from "./runtime/types.js";
+export { defaultSandboxLimits, sandboxStartupMs } from "./parent/limits.js";
+export { createSandbox } from "./parent/sandbox.js";
+export type { ParentServices, RunOptions, Sandbox, SandboxHook, SandboxOptions } from "./parent/types.js";
+export type { HookAnswer, SandboxLimits, SyncChainVerdict } from "./wire/types.js";

@@ -92,6 +92,53 @@ async function violations(root: string, rules: Rules): Promise<string[]> {
   return found;
 }
 
+/** Inside sandbox/: each folder or file of the table → the folders and files it may import. */
+function sandboxRulesOf(markdown: string): Map<string, Set<string>> {
+  const units = new Map<string, Set<string>>();
+  for (const cells of tableRows(markdown, /^### Inside `sandbox\/`/)) {
+    const may = new Set(backticked(cells[2] ?? ""));
+    for (const unit of backticked(cells[0] ?? "")) units.set(unit, may);
+  }
+  return units;
+}
+
+/** The most specific row a sandbox file belongs to: the file itself, else its nearest folder. */
+function unitOf(units: Map<string, Set<string>>, file: string): string | undefined {
+  let best: string | undefined;
+  for (const unit of units.keys()) {
+    const covers = file === unit || file.startsWith(`${unit}/`);
+    if (covers && (best === undefined || unit.length > best.length)) best = unit;
+  }
+  return best;
+}
+
+/** Every import between sandbox/'s folders that its table does not allow, as `from -> to`. */
+async function sandboxViolations(root: string, units: Map<string, Set<string>>): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of await sourceFiles(join(root, "sandbox"))) {
+    const from = relative(root, file);
+    const fromUnit = unitOf(units, from);
+    const text = await readFile(file, "utf8");
+    if (fromUnit === undefined) {
+      found.push(`${from} is in no row of the sandbox table`);
+      continue;
+    }
+    for (const match of text.matchAll(importPattern)) {
+      const target = relative(root, normalize(join(dirname(file), match[1] ?? ""))).replace(/\.js$/, ".ts");
+      if (!target.startsWith("sandbox/")) continue;
+      const toUnit = unitOf(units, target);
+      if (toUnit === fromUnit || (toUnit !== undefined && units.get(fromUnit)?.has(toUnit))) continue;
+      // A file with a row of its own is still part of its folder: parent code may import inline-backend.ts.
+      if (unitOf(units, dirname(target)) === fromUnit) continue;
+      found.push(`${from} -> ${target}`);
+    }
+  }
+  return found;
+}
+
+/** Any import at all, relative or not, static or dynamic, or a require. */
+const anyImportPattern = /(?:\bfrom\s*["']|\bimport\s*\(|^\s*import\s|\brequire\s*\()/m;
+
 describe("the layering in ARCHITECTURE.md", () => {
   it("every part imports only the parts ARCHITECTURE.md allows it", async () => {
     const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
@@ -117,10 +164,49 @@ describe("the layering in ARCHITECTURE.md", () => {
     }
   });
 
+  it("inside sandbox/, each folder imports only what its table allows; the guest imports nothing", async () => {
+    const units = sandboxRulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
+    expect(units.get("sandbox/guest")).toEqual(new Set());
+    expect(units.get("sandbox/wire")?.has("sandbox/parent")).toBe(false);
+    expect(units.get("sandbox/wire")?.has("sandbox/child")).toBe(false);
+    expect(units.get("sandbox/child")?.has("sandbox/parent")).toBe(false);
+    expect(units.get("sandbox/parent")?.has("sandbox/child")).toBe(false);
+    expect(units.get("sandbox/parent/inline-backend.ts")?.has("sandbox/child")).toBe(true);
+    expect(await sandboxViolations(repoRoot, units)).toEqual([]);
+    const guest = await sourceFiles(join(repoRoot, "sandbox", "guest"));
+    expect(guest.length).toBeGreaterThan(0);
+    for (const file of guest) expect(anyImportPattern.test(await readFile(file, "utf8")), file).toBe(false);
+  });
+
+  it("a deliberate wrong import inside sandbox/ is caught: the child importing the parent, the wire the child", async () => {
+    const root = await tempDir();
+    const units = sandboxRulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
+    for (const dir of ["parent", "child", "wire", "guest"])
+      await mkdir(join(root, "sandbox", dir), { recursive: true });
+    await writeFile(join(root, "sandbox", "parent", "limits.ts"), "export const x = 1;\n");
+    await writeFile(join(root, "sandbox", "parent", "inline-backend.ts"), 'import "../child/runtime.js";\n');
+    await writeFile(join(root, "sandbox", "parent", "sandbox.ts"), 'import "../child/runtime.js";\n');
+    await writeFile(
+      join(root, "sandbox", "child", "runtime.ts"),
+      'import { x } from "../parent/limits.js";\n',
+    );
+    await writeFile(
+      join(root, "sandbox", "wire", "protocol.ts"),
+      'export type { T } from "../child/runtime.js";\n',
+    );
+    expect(await sandboxViolations(root, units)).toEqual([
+      "sandbox/child/runtime.ts -> sandbox/parent/limits.ts",
+      "sandbox/parent/sandbox.ts -> sandbox/child/runtime.ts",
+      "sandbox/wire/protocol.ts -> sandbox/child/runtime.ts",
+    ]);
+    expect(anyImportPattern.test('const fs = require("node:fs");')).toBe(true);
+    expect(anyImportPattern.test("const x = 1; // a comment that says import nothing")).toBe(false);
+  });
+
   it("a deliberate wrong import is caught: the sandbox importing the runner", async () => {
     const root = await tempDir();
     const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
-    await mkdir(join(root, "sandbox", "runtime"), { recursive: true });
+    await mkdir(join(root, "sandbox", "child"), { recursive: true });
     await mkdir(join(root, "runner"), { recursive: true });
     for (const part of rules.allowed.keys()) {
       if (!part.endsWith(".ts")) await mkdir(join(root, part), { recursive: true });
@@ -128,12 +214,12 @@ describe("the layering in ARCHITECTURE.md", () => {
     }
     await writeFile(join(root, "runner", "dispatch.ts"), "export const x = 1;\n");
     await writeFile(
-      join(root, "sandbox", "runtime", "hook-slot.ts"),
+      join(root, "sandbox", "child", "hook-slot.ts"),
       'import { x } from "../../runner/dispatch.js";\nexport const y = x;\n',
     );
     await writeFile(join(root, "core", "events.ts"), 'export const z = await import("../cli/main.js");\n');
     expect(await violations(root, rules)).toEqual([
-      "sandbox/runtime/hook-slot.ts -> runner/dispatch.ts",
+      "sandbox/child/hook-slot.ts -> runner/dispatch.ts",
       "core/events.ts -> cli/main.ts",
     ]);
   });

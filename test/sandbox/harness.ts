@@ -80,7 +80,7 @@ export async function harness(
     root,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.quarantineAfter ? { quarantineAfter: options.quarantineAfter } : {}),
-    host: {
+    services: {
       log: (hook, text) => void logs.push([hook, text]),
       warn: (message) => void warnings.push(message),
       stateGet: async (hook, key) => {
