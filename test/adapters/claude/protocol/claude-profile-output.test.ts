@@ -7,11 +7,11 @@ import {
   handleClaudeEvent,
   memoryContinueGuard,
   outputCap,
-} from "../../../adapters/claude/protocol/index.js";
-import type { HookDefinition } from "../../../core/hook.js";
-import { hooksOf } from "../../helpers/hooks.js";
-import { recordingLogger } from "../../helpers/logger.js";
-import { tempDir } from "../../helpers/temp.js";
+} from "../../../../adapters/claude/protocol/index.js";
+import type { HookDefinition } from "../../../../core/hook.js";
+import { hooksOf } from "../../../helpers/hooks.js";
+import { recordingLogger } from "../../../helpers/logger.js";
+import { tempDir } from "../../../helpers/temp.js";
 import { inputFor, type MappedEvent } from "./claude-profile-inputs.js";
 
 /** Runs `event` through trusted hooks defined here; a fresh continue count unless one is given. */

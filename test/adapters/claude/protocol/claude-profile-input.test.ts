@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentInputError } from "../../../adapters/agent-input-error.js";
+import { AgentInputError } from "../../../../adapters/agent-input-error.js";
 import {
   agentToolName,
   claudeEventPoint,
@@ -7,8 +7,8 @@ import {
   claudeInputFromCtx,
   claudeInputToCtx,
   claudeToolName,
-} from "../../../adapters/claude/protocol/index.js";
-import { ctxSchema } from "../../../core/events.js";
+} from "../../../../adapters/claude/protocol/index.js";
+import { ctxSchema } from "../../../../core/events.js";
 import { claudeInputs, inputFor, type MappedEvent } from "./claude-profile-inputs.js";
 
 function mapped(event: MappedEvent, changes: Record<string, unknown> = {}) {

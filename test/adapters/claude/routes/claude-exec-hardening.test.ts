@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hookyard } from "../../helpers/cli.js";
-import { workspace } from "../../helpers/temp.js";
+import { hookyard } from "../../../helpers/cli.js";
+import { workspace } from "../../../helpers/temp.js";
 
 const chattyGuard = `import { defineHook } from "hookyard";
 console.dir({ loading: true });

@@ -2,12 +2,12 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
-import { type Hooks, loadHooks } from "../../../index.js";
-import { type RecordingLogger, recordingLogger } from "../../helpers/logger.js";
-import { workspace } from "../../helpers/temp.js";
+import { type Hooks, loadHooks } from "../../../../index.js";
+import { type RecordingLogger, recordingLogger } from "../../../helpers/logger.js";
+import { workspace } from "../../../helpers/temp.js";
 
 /** Scripts written the way that agent's hook docs write them. */
-export const claudeHooks = fileURLToPath(new URL("./fixtures/claude-hooks/", import.meta.url));
+export const claudeHooks = fileURLToPath(new URL("../fixtures/claude-hooks/", import.meta.url));
 
 export function fixture(name: string): string {
   return join(claudeHooks, name);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { handleClaudeEvent } from "../../../adapters/claude/protocol/index.js";
-import { loadHooks } from "../../../index.js";
-import { recordingLogger } from "../../helpers/logger.js";
-import { workspace } from "../../helpers/temp.js";
+import { handleClaudeEvent } from "../../../../adapters/claude/protocol/index.js";
+import { loadHooks } from "../../../../index.js";
+import { recordingLogger } from "../../../helpers/logger.js";
+import { workspace } from "../../../helpers/temp.js";
 import { inputFor } from "./claude-profile-inputs.js";
 
 /** A workspace whose hookyard.json holds `rules`, and a trusted hook that notes every prompt it sees. */

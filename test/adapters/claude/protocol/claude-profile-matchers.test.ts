@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { handleClaudeEvent, memoryContinueGuard } from "../../../adapters/claude/protocol/index.js";
-import type { HookDefinition, Matcher } from "../../../core/hook.js";
-import { compileMatcher } from "../../../runner/chain/matcher.js";
-import { toolBefore } from "../../helpers/ctx.js";
-import { hooksOf } from "../../helpers/hooks.js";
-import { recordingLogger } from "../../helpers/logger.js";
-import { tempDir } from "../../helpers/temp.js";
+import { handleClaudeEvent, memoryContinueGuard } from "../../../../adapters/claude/protocol/index.js";
+import type { HookDefinition, Matcher } from "../../../../core/hook.js";
+import { compileMatcher } from "../../../../runner/chain/matcher.js";
+import { toolBefore } from "../../../helpers/ctx.js";
+import { hooksOf } from "../../../helpers/hooks.js";
+import { recordingLogger } from "../../../helpers/logger.js";
+import { tempDir } from "../../../helpers/temp.js";
 import { inputFor } from "./claude-profile-inputs.js";
 
 const tools = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolAfter, toolBefore, turnBefore } from "../../helpers/ctx.js";
+import { toolAfter, toolBefore, turnBefore } from "../../../helpers/ctx.js";
 import { claudeHook, workspaceWith } from "./command-profile-helpers.js";
 
 /** A command that answers `json` on stdout (exit 0). */

@@ -3,23 +3,23 @@ import { cp, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { handleClaudeEvent } from "../../../adapters/claude/protocol/handle.js";
-import { expandPluginRoot } from "../../../adapters/claude/settings/shell-words.js";
-import { type Hooks, loadHooks } from "../../../index.js";
-import { toolBefore } from "../../helpers/ctx.js";
-import { recordingLogger } from "../../helpers/logger.js";
-import { runCli } from "../../helpers/run-cli.js";
-import { tempDir, workspace } from "../../helpers/temp.js";
-import { noBash, noPython } from "./command-profile-helpers.js";
+import { handleClaudeEvent } from "../../../../adapters/claude/protocol/handle.js";
+import { expandPluginRoot } from "../../../../adapters/claude/settings/shell-words.js";
+import { type Hooks, loadHooks } from "../../../../index.js";
+import { toolBefore } from "../../../helpers/ctx.js";
+import { recordingLogger } from "../../../helpers/logger.js";
+import { runCli } from "../../../helpers/run-cli.js";
+import { tempDir, workspace } from "../../../helpers/temp.js";
+import { noBash, noPython } from "../hook-scripts/command-profile-helpers.js";
 
 // Until cli/commands/index.ts lists it, the command under test is added here (once, by name).
-vi.mock("../../../cli/commands/index.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../../cli/commands/index.js")>();
-  const mine = (await import("../../../cli/commands/agents/import.js")).default;
+vi.mock("../../../../cli/commands/index.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../../../cli/commands/index.js")>();
+  const mine = (await import("../../../../cli/commands/agents/import.js")).default;
   return { commands: [...original.commands.filter((command) => command.name !== mine.name), mine] };
 });
 
-const fixturePlugin = fileURLToPath(new URL("./fixtures/claude-plugins/commit-guard/", import.meta.url));
+const fixturePlugin = fileURLToPath(new URL("../fixtures/claude-plugins/commit-guard/", import.meta.url));
 
 /** A copy of the plugin fixture in a temp folder (with a space in its path), `edit` applied to its hooks.json. */
 async function plugin(edit?: (hooks: Record<string, unknown>) => void): Promise<string> {

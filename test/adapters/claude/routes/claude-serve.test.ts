@@ -3,11 +3,11 @@ import { chmod, mkdir, stat, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookyard, repoRoot } from "../../helpers/cli.js";
-import { installFixture, noticeHook } from "../../helpers/lock-fixture.js";
-import { tempDir, workspace } from "../../helpers/temp.js";
-import { processWaitMs } from "../../helpers/timeouts.js";
-import { inputFor } from "./claude-profile-inputs.js";
+import { hookyard, repoRoot } from "../../../helpers/cli.js";
+import { installFixture, noticeHook } from "../../../helpers/lock-fixture.js";
+import { tempDir, workspace } from "../../../helpers/temp.js";
+import { processWaitMs } from "../../../helpers/timeouts.js";
+import { inputFor } from "../protocol/claude-profile-inputs.js";
 
 const running: ChildProcess[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { claudeHookInput } from "../../../adapters/claude/hook-scripts/input.js";
-import { claudeInputToCtx } from "../../../adapters/claude/protocol/input.js";
-import { agentAfter, toolAfter, toolBefore, turnAfter, turnBefore } from "../../helpers/ctx.js";
+import { claudeHookInput } from "../../../../adapters/claude/hook-scripts/input.js";
+import { claudeInputToCtx } from "../../../../adapters/claude/protocol/input.js";
+import { agentAfter, toolAfter, toolBefore, turnAfter, turnBefore } from "../../../helpers/ctx.js";
 
 const root = "/home/me/project";
 const common = {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentAfter, toolAfter, toolBefore, turnAfter } from "../../helpers/ctx.js";
+import { agentAfter, toolAfter, toolBefore, turnAfter } from "../../../helpers/ctx.js";
 import { claudeHook, fixture, noBash, workspaceWith } from "./command-profile-helpers.js";
 
 const bash = (script: string) => `bash ${fixture(script)}`;

@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hookyard, repoRoot } from "../../helpers/cli.js";
-import { installFixture } from "../../helpers/lock-fixture.js";
-import { tempDir, writeFiles } from "../../helpers/temp.js";
-import { startServerProcess } from "../../registry/server-process.js";
+import { hookyard, repoRoot } from "../../../helpers/cli.js";
+import { installFixture } from "../../../helpers/lock-fixture.js";
+import { tempDir, writeFiles } from "../../../helpers/temp.js";
+import { startServerProcess } from "../../../registry/server-process.js";
 
 /**
  * Issue 8's end to end: a fake agent that speaks the hook protocol drives `hookyard exec` (a process

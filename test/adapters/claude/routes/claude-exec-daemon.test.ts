@@ -3,11 +3,11 @@ import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliResult, hookyard, repoRoot } from "../../helpers/cli.js";
-import { runCli } from "../../helpers/run-cli.js";
-import { tempDir, workspace } from "../../helpers/temp.js";
-import { processWaitMs } from "../../helpers/timeouts.js";
-import { inputFor } from "./claude-profile-inputs.js";
+import { type CliResult, hookyard, repoRoot } from "../../../helpers/cli.js";
+import { runCli } from "../../../helpers/run-cli.js";
+import { tempDir, workspace } from "../../../helpers/temp.js";
+import { processWaitMs } from "../../../helpers/timeouts.js";
+import { inputFor } from "../protocol/claude-profile-inputs.js";
 
 /**
  * The exec route through the real bin (dist/: build first): a thin client that asks the
@@ -113,7 +113,7 @@ const denial = (reason: string) => ({
 });
 
 /** The built status module: the socket's name hashes the daemon's built file, so the sources' copy would look elsewhere. */
-async function statusModule(): Promise<typeof import("../../../adapters/daemon/status.js")> {
+async function statusModule(): Promise<typeof import("../../../../adapters/daemon/status.js")> {
   return import(join(repoRoot, "dist", "adapters", "daemon", "status.js"));
 }
 
@@ -355,7 +355,7 @@ describe("hookyard exec through the workspace's daemon", () => {
 describe("the workspace hook cache", () => {
   it("keeps each hook file's bundle with the hash of every input, and reuses it while they are unchanged", async () => {
     const root = await workspace({
-      ".hookyard/hooks/guard.ts": `import { word } from "./lib/word.js";\nexport default { name: "guard", on: { tool_before(ctx) { if (String(ctx.args.command).includes(word)) return { block: "no" }; } } };\n`,
+      ".hookyard/hooks/guard.ts": `import { word } from "../lib/word.js";\nexport default { name: "guard", on: { tool_before(ctx) { if (String(ctx.args.command).includes(word)) return { block: "no" }; } } };\n`,
       ".hookyard/hooks/lib/word.ts": `export const word = "rm";\n`,
     });
     const env = { HOOKYARD_EXEC_ROUTE: "inprocess" };

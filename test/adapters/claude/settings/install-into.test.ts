@@ -2,15 +2,15 @@ import { spawnSync } from "node:child_process";
 import { lstat, mkdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { runCli } from "../../helpers/run-cli.js";
-import { tempDir, workspace } from "../../helpers/temp.js";
+import { runCli } from "../../../helpers/run-cli.js";
+import { tempDir, workspace } from "../../../helpers/temp.js";
 
 // Until cli/commands/index.ts lists them, the commands under test are added here (once, by name).
-vi.mock("../../../cli/commands/index.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../../cli/commands/index.js")>();
+vi.mock("../../../../cli/commands/index.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../../../cli/commands/index.js")>();
   const mine = [
-    (await import("../../../cli/commands/agents/install-into.js")).default,
-    (await import("../../../cli/commands/agents/uninstall-from.js")).default,
+    (await import("../../../../cli/commands/agents/install-into.js")).default,
+    (await import("../../../../cli/commands/agents/uninstall-from.js")).default,
   ];
   const names = new Set(mine.map((command) => command.name));
   return { commands: [...original.commands.filter((command) => !names.has(command.name)), ...mine] };

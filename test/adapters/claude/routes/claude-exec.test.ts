@@ -1,10 +1,10 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CliResult, hookyard } from "../../helpers/cli.js";
-import { installFixture, noticeHook } from "../../helpers/lock-fixture.js";
-import { tempDir, workspace } from "../../helpers/temp.js";
-import { inputFor, type MappedEvent } from "./claude-profile-inputs.js";
+import { type CliResult, hookyard } from "../../../helpers/cli.js";
+import { installFixture, noticeHook } from "../../../helpers/lock-fixture.js";
+import { tempDir, workspace } from "../../../helpers/temp.js";
+import { inputFor, type MappedEvent } from "../protocol/claude-profile-inputs.js";
 
 /**
  * `hookyard exec --profile claude <Event>` through the real bin (dist/: build first), on a

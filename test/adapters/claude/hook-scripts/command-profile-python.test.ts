@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolBefore, turnAfter, turnBefore } from "../../helpers/ctx.js";
+import { toolBefore, turnAfter, turnBefore } from "../../../helpers/ctx.js";
 import { claudeHook, fixture, noPython, workspaceWith } from "./command-profile-helpers.js";
 
 const python = (script: string) => `python3 ${fixture(script)}`;
