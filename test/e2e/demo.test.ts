@@ -1,22 +1,22 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
-async function demoDirs(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((name) => name.startsWith("hookyard-demo-"));
+async function demoDirs(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith("hookyard-demo-"));
 }
 
 describe("hookyard demo", () => {
   it("tells the whole story offline and leaves no temp dir", async () => {
-    const before = await demoDirs();
     const cwd = await tempDir();
     const home = await tempDir();
+    // Its own temp folder: a suite running alongside makes and removes demo folders of its own.
+    const tmp = await tempDir();
     const result = await hookyard(["demo"], {
       cwd,
-      env: { HOME: home, HOOKYARD_CONFIG: `${home}/config.json` },
+      env: { HOME: home, HOOKYARD_CONFIG: `${home}/config.json`, TMPDIR: tmp },
     });
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
@@ -50,8 +50,8 @@ describe("hookyard demo", () => {
     }
     expect(out).toMatch(/audit-webhook delivered [1-9]\d* tool-call records/);
     const temp = /Everything happens in (\S+),/.exec(out)?.[1];
+    expect(temp?.startsWith(tmp)).toBe(true);
     expect(temp && existsSync(temp)).toBe(false);
-    // Only this demo's own folders count: a suite running alongside makes and removes its own.
-    expect((await demoDirs()).filter((name) => !before.includes(name))).toEqual([]);
+    expect(await demoDirs(tmp)).toEqual([]);
   });
 });
