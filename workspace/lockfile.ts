@@ -6,10 +6,11 @@ import type { Trust } from "../core/hook.js";
 import { integrityHex } from "../package/integrity.js";
 import { packageNameSchema, packageVersionSchema } from "../package/manifest.js";
 import { parseGrant } from "../sandbox/capabilities.js";
+import { writeFileAtomic } from "./atomic-file.js";
 
 /**
  * hookyard.lock: exactly which community hooks a workspace runs (DESIGN §7). `hookyard install`
- * writes it; the runner reads it and nothing else to find community hooks. Approval belongs to a
+ * writes it (through writeLockfile, when its transaction commits); the runner reads it and nothing else to find community hooks. Approval belongs to a
  * (name, integrity) pair: the grants and the trust level sit next to the integrity they were
  * given for.
  */
@@ -104,6 +105,11 @@ export function formatLockfile(lock: Lockfile): string {
       ]),
   );
   return `${JSON.stringify({ lockfileVersion: 1, packages }, null, 2)}\n`;
+}
+
+/** Writes the lock as formatLockfile lays it out, atomically: a crash leaves the old lock or the new one. */
+export async function writeLockfile(root: string, lock: Lockfile): Promise<void> {
+  await writeFileAtomic(join(root, lockFileName), formatLockfile(lock));
 }
 
 /** `.hookyard/store/`: every installed package's files, in a folder named by its tarball's integrity. */

@@ -2,16 +2,15 @@ import { existsSync } from "node:fs";
 import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "../../core/errors.js";
-import { writeFileAtomic } from "../../workspace/atomic-file.js";
 import { writeConfigFile } from "../../workspace/config-file.js";
 import {
   emptyLockfile,
   formatLockfile,
   type Lockfile,
-  lockFileName,
   readLockfile,
   storePath,
   storeRoot,
+  writeLockfile,
 } from "../../workspace/lockfile.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { ClientContext } from "../context.js";
@@ -98,10 +97,6 @@ export class InstallTransaction {
     return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), hold, options);
   }
 
-  get lockFile(): string {
-    return join(this.root, lockFileName);
-  }
-
   /**
    * Store folders of these integrities go once the change is written, if the lock no longer
    * names them: a crash in between leaves unused folders, never a lock without its bytes.
@@ -179,7 +174,7 @@ export class InstallTransaction {
     await this.options.beforeCommit?.({ signal: this.signal });
     this.signal.throwIfAborted();
     const text = formatLockfile(this.lock);
-    if (text !== this.lockText) await writeFileAtomic(this.lockFile, text);
+    if (text !== this.lockText) await writeLockfile(this.root, this.lock);
     this.lockWritten = true;
     await writeConfigFile(this.config);
   }
