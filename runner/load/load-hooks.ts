@@ -259,15 +259,18 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       }
       continue;
     }
+    let built: CompiledHook | undefined;
     try {
-      const rule = entry.build();
-      compileMatcher(rule.matcher, rule.name, rule.points);
-      rules.push(rule);
-      if (entry.listing) listings.set(rule, entry.listing);
+      built = entry.build();
+      compileMatcher(built.matcher, built.name, built.points);
+      rules.push(built);
+      if (entry.listing) listings.set(built, entry.listing);
     } catch (error) {
       const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_INVALID";
+      // Built, then refused (its matcher): its points are known, and its stand-in stands only there.
+      const at = built === undefined ? {} : { points: built.mode === "background" ? [] : built.points };
       skip(
-        { name, code, file: entry.file, message: errorText(error), fix: `fix ${entry.file}` },
+        { name, code, file: entry.file, message: errorText(error), fix: `fix ${entry.file}`, ...at },
         entry.origin,
       );
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Hooks, loadHooks } from "../../../index.js";
-import { toolBefore } from "../../helpers/ctx.js";
+import { toolBefore, turnBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";
 
@@ -79,5 +79,28 @@ describe("hookyard.json matchers cannot stall the agent (ReDoS)", () => {
       toolBefore({ tool: "a".repeat(30), args: { command: "a".repeat(30) } }),
     );
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("a hook refused for its matcher fails closed at the points it declared, and nowhere else", async () => {
+    const hooks = await load({
+      "hookyard.json": {
+        rules: [
+          {
+            name: "nested",
+            engine: "command",
+            command: "true",
+            events: ["tool_before"],
+            matcher: { tool: "(a+)+$" },
+          },
+        ],
+      },
+    });
+    expect(hooks.problems.map((p) => [p.name, p.code, p.points])).toEqual([
+      ["nested", "RUN_ERR_BAD_MATCHER", ["tool_before"]],
+    ]);
+    const tool = await hooks.dispatch("tool_before", toolBefore());
+    expect(tool.verdict).toBe("block");
+    const prompt = await hooks.dispatch("turn_before", turnBefore());
+    expect(prompt.verdict).not.toBe("block");
   });
 });
