@@ -45,7 +45,10 @@ const catalogue = {
   REG_ERR_TARBALL_RATIO: [413, "The tarball unpacks to far more bytes than its size suggests"],
   REG_ERR_TARBALL_TOO_MANY_ENTRIES: [413, "The tarball holds more entries than the registry accepts"],
   REG_ERR_TARBALL_ENTRY_TYPE: [400, "The tarball holds an entry that is not a regular file or folder"],
-  REG_ERR_TARBALL_MODE: [400, "The tarball holds an entry with a setuid, setgid or sticky bit"],
+  REG_ERR_TARBALL_MODE: [
+    400,
+    "The tarball holds an entry with a setuid, setgid or sticky bit, or writable by every user",
+  ],
   REG_ERR_TARBALL_PATH: [400, "The tarball holds an entry whose path is unsafe"],
   REG_ERR_TARBALL_NAME_TOO_LONG: [400, "The tarball holds an entry whose name is too long"],
   REG_ERR_TARBALL_TOO_DEEP: [400, "The tarball holds an entry nested too deep"],

@@ -5,7 +5,8 @@ const messages = {
   TARBALL_ERR_RATIO: "The tarball unpacks to far more bytes than its compressed size suggests",
   TARBALL_ERR_TOO_MANY_ENTRIES: "The tarball holds more entries than the registry accepts",
   TARBALL_ERR_ENTRY_TYPE: "The tarball holds an entry that is not a regular file or folder",
-  TARBALL_ERR_MODE: "The tarball holds an entry with a setuid, setgid or sticky bit",
+  TARBALL_ERR_MODE:
+    "The tarball holds an entry with a setuid, setgid or sticky bit, or writable by every user",
   TARBALL_ERR_PATH: "The tarball holds an entry whose path is unsafe",
   TARBALL_ERR_NAME_TOO_LONG: "The tarball holds an entry whose name is too long",
   TARBALL_ERR_TOO_DEEP: "The tarball holds an entry nested too deep",

@@ -105,4 +105,13 @@ function checkMode(entry: TarEntry): void {
       );
     }
   }
+  // hookyard's store writes 644/755 whatever the tarball says, but the registry serves the tarball
+  // as published, and a tool that keeps modes would unpack a file any user of the machine can change.
+  if (entry.mode & 0o002) {
+    throw refuseEntry(
+      "TARBALL_ERR_MODE",
+      entry.path,
+      `is writable by every user (mode ${entry.mode.toString(8)}): clear it (chmod o-w) and pack again`,
+    );
+  }
 }

@@ -76,7 +76,7 @@ describe("a well-formed package", () => {
       rawTgz(
         rawEntry({ name: "package/a", mode: 0o700 }),
         rawEntry({ name: "package/b", mode: 0o600 }),
-        rawEntry({ name: "package/c", mode: 0o777 }),
+        rawEntry({ name: "package/c", mode: 0o775 }),
         rawEntry({ name: "package/d", mode: 0o010 }),
       ),
     );
