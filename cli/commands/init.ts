@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { writeHookyardGitignore } from "../../workspace/gitignore.js";
 import { configFileName } from "../../workspace/root.js";
 import type { Command } from "../command.js";
 
@@ -7,8 +8,6 @@ const starterConfig = {
   hooks: {},
   rules: [],
 };
-
-const gitignore = ["cache/", "state/", "logs/", "store/", ""].join("\n");
 
 export default {
   name: "init",
@@ -26,7 +25,7 @@ export default {
     };
     await mkdir(join(context.cwd, ".hookyard", "hooks"), { recursive: true });
     await write(configFileName, `${JSON.stringify(starterConfig, null, 2)}\n`);
-    await write(join(".hookyard", ".gitignore"), gitignore);
+    if (await writeHookyardGitignore(context.cwd)) created.push(join(".hookyard", ".gitignore"));
     context.stdout.write(
       created.length > 0
         ? `Initialised a hookyard workspace in ${context.cwd}\n${created.map((f) => `  created ${f}\n`).join("")}` +

@@ -3,6 +3,7 @@ import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "../../core/errors.js";
 import { writeConfigFile } from "../../workspace/config-file.js";
+import { writeHookyardGitignore } from "../../workspace/gitignore.js";
 import {
   emptyLockfile,
   formatLockfile,
@@ -12,8 +13,8 @@ import {
   storeRoot,
   writeLockfile,
 } from "../../workspace/lockfile.js";
-import { findWorkspaceRoot } from "../../workspace/root.js";
-import type { ClientContext } from "../context.js";
+import { configFileName, findWorkspaceRoot } from "../../workspace/root.js";
+import type { ClientContext, Notice } from "../context.js";
 import { ClientError } from "../errors.js";
 import { readWorkspaceConfigFile, type WorkspaceConfigFile } from "../workspace-config.js";
 import { holdWorkspace, type WorkspaceHold } from "./workspace-mutex.js";
@@ -45,6 +46,10 @@ export class InstallTransaction {
   private lockWritten = false;
   /** The lock as read, so an unchanged lock is not rewritten. */
   private readonly lockText: string;
+  /** This change makes `.hookyard/`: it gets its .gitignore. */
+  private makesFolder = false;
+  /** Set when this change makes the workspace: told so once it is written. */
+  private madeWorkspace: ((notice: Notice) => void) | undefined;
   private readonly onSignal = () => this.controller.abort();
 
   private constructor(
@@ -63,13 +68,20 @@ export class InstallTransaction {
   }
 
   static async open(
-    context: Pick<ClientContext, "cwd" | "installTransaction">,
+    context: Pick<ClientContext, "cwd" | "installTransaction" | "notice">,
     options: InstallTransactionOptions = context.installTransaction ?? {},
   ): Promise<InstallTransaction> {
     const root = await findWorkspaceRoot(context.cwd);
+    const hadFolder = existsSync(join(root, ".hookyard"));
     const hold = await holdWorkspace(root);
     try {
-      return await InstallTransaction.read(root, hold, options);
+      const tx = await InstallTransaction.read(root, hold, options);
+      if (!hadFolder) {
+        tx.makesFolder = true;
+        // No hookyard.json either, at or above cwd: the change makes a workspace here, and says so.
+        if (!existsSync(join(root, configFileName))) tx.madeWorkspace = context.notice ?? (() => {});
+      }
+      return tx;
     } catch (error) {
       await hold.release();
       throw error;
@@ -133,6 +145,7 @@ export class InstallTransaction {
       this.signal.throwIfAborted();
       const write = typeof options.write === "function" ? options.write(result) : options.write;
       if (write) await this.commit();
+      await this.madeFolder();
       await this.removeUnused();
       for (const say of this.onCommit) say();
       return result;
@@ -177,5 +190,16 @@ export class InstallTransaction {
     if (text !== this.lockText) await writeLockfile(this.root, this.lock);
     this.lockWritten = true;
     await writeConfigFile(this.config);
+  }
+
+  /** `.hookyard/` made by this change gets its .gitignore; a workspace made by it is said. */
+  private async madeFolder(): Promise<void> {
+    if (!this.makesFolder || !existsSync(join(this.root, ".hookyard"))) return;
+    // The store is this machine's: without the .gitignore, the next git commit would take it along.
+    await writeHookyardGitignore(this.root);
+    this.madeWorkspace?.({
+      level: "info",
+      text: `no hookyard workspace was found at or above this folder, so one was made in ${this.root}: hookyard.json, hookyard.lock and .hookyard/ (its .gitignore keeps the store out of git; commit the other two)`,
+    });
   }
 }

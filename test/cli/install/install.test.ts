@@ -57,6 +57,22 @@ describe("hookyard install <name>", () => {
     expect(computeIntegrity(await readFile(join(store, "dist/hook.js")))).toBe(entry.files["dist/hook.js"]);
   });
 
+  it("outside a workspace makes one, says so once, and keeps the store out of git", async () => {
+    const registry = await startRegistry();
+    await publishGuard(registry, "1.0.0");
+    const ws = await emptyWorkspace();
+    const first = await cli(ws, "install", "guard", "--registry", registry.url, "--yes");
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(
+      `no hookyard workspace was found at or above this folder, so one was made in ${ws}`,
+    );
+    expect(await readFile(join(ws, ".hookyard", ".gitignore"), "utf8")).toMatch(/^store\/$/m);
+    expect(existsSync(join(ws, "hookyard.json"))).toBe(true);
+    const again = await cli(ws, "install", "guard", "--registry", registry.url, "--yes");
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("was made");
+  });
+
   it("refuses a grant beyond what the package requests, and writes nothing", async () => {
     const registry = await startRegistry();
     await publishGuard(registry, "1.0.0");
