@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { checkPackageName, checkVersion } from "../../package/names.js";
 import type { RegistryContext } from "../context.js";
-import { RegistryError } from "../errors.js";
+import { RegistryError, registryErrorFor } from "../errors.js";
 import { errorPage } from "./error-page.js";
 import { maxPage, recentCards, searchListing } from "./listings.js";
 import { packagePage } from "./package-page.js";
@@ -43,7 +43,9 @@ export async function webPages(app: FastifyInstance, { ctx }: WebPagesOptions) {
   const assets = new Map([...staticAssets().values()].map((asset) => [asset.path, asset]));
 
   // Errors as pages, with the status of their code; never a stack trace.
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler((thrown: Error & { statusCode?: number }, request, reply) => {
+    // A name or version the package rules refuse is the registry's 400, as on the JSON API.
+    const error = registryErrorFor(thrown) ?? thrown;
     const status = error instanceof RegistryError ? error.statusCode : (error.statusCode ?? 500);
     if (status < 500) {
       request.log.info({ code: (error as { code?: string }).code }, error.message);

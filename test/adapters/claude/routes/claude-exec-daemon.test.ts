@@ -355,7 +355,7 @@ describe("hookyard exec through the workspace's daemon", () => {
 describe("the workspace hook cache", () => {
   it("keeps each hook file's bundle with the hash of every input, and reuses it while they are unchanged", async () => {
     const root = await workspace({
-      ".hookyard/hooks/guard.ts": `import { word } from "../lib/word.js";\nexport default { name: "guard", on: { tool_before(ctx) { if (String(ctx.args.command).includes(word)) return { block: "no" }; } } };\n`,
+      ".hookyard/hooks/guard.ts": `import { word } from "./lib/word.js";\nexport default { name: "guard", on: { tool_before(ctx) { if (String(ctx.args.command).includes(word)) return { block: "no" }; } } };\n`,
       ".hookyard/hooks/lib/word.ts": `export const word = "rm";\n`,
     });
     const env = { HOOKYARD_EXEC_ROUTE: "inprocess" };
