@@ -1,6 +1,6 @@
 import type { HookEntry, Route } from "../../claude/settings/hookyard-entries.js";
 import { isObject } from "../../claude/settings/settings-file.js";
-import { geminiEvents } from "../protocol/events.js";
+import { geminiBlockableEvents, geminiEvents } from "../protocol/events.js";
 
 /**
  * What install-into adds to `.gemini/settings.json` is found again by a shell comment at the end
@@ -21,6 +21,14 @@ const toolEvents = new Set(["BeforeTool", "AfterTool"]);
  */
 export const geminiHookTimeoutMs = 30_000;
 
+/**
+ * At the events that agent can block, any failure to answer is a refusal: it reads exit 2 as a
+ * block (stderr the reason) but exit 1 as a warning, and goes on. `hookyard exec` itself answers 0
+ * or 2 there; a node that starts but cannot run hookyard (its bin moved or deleted) exits 1, which
+ * `|| exit 2` turns into a deny. (A node that is gone is the shell's 127, which it reads as a block.)
+ */
+const failClosed = " || exit 2";
+
 /** Every event hookyard maps, each with the command entry that routes it to `hookyard exec`. */
 export function geminiHookyardEntries(route: Route): Array<{ event: string; hook: HookEntry }> {
   return geminiEvents.map((event) => ({
@@ -28,7 +36,7 @@ export function geminiHookyardEntries(route: Route): Array<{ event: string; hook
     hook: {
       name: entryName,
       type: "command",
-      command: `${route.exec} exec --profile gemini ${event} ${commandMarker}`,
+      command: `${route.exec} exec --profile gemini ${event}${geminiBlockableEvents.has(event) ? failClosed : ""} ${commandMarker}`,
       timeout: geminiHookTimeoutMs,
     },
   }));
