@@ -149,6 +149,21 @@ describe.skipIf(!gemini.ok)(`Gemini CLI ${geminiCliPackage.version} (real agent)
     expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
   });
 
+  it("deny and argument rewrite on each of exec's routes, forced: only the daemon (HOOKYARD_EXEC_ROUTE=daemon), never a daemon (inprocess)", {
+    timeout,
+  }, async () => {
+    const check = async (route: "daemon" | "inprocess") => {
+      const ws = await workspace();
+      ws.env.HOOKYARD_EXEC_ROUTE = route;
+      const { request, say } = await drive(ws, [shell("rm victim.txt"), shell("echo ORIGINAL > out.txt")]);
+      const where = `route ${route}\n${say}`;
+      expect(existsSync(join(ws.root, "victim.txt")), where).toBe(true);
+      expect(request(1), where).toContain("victims are protected by hookyard");
+      expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
+    };
+    await Promise.all([check("daemon"), check("inprocess")]);
+  });
+
   it("allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run", {
     timeout,
   }, async () => {
