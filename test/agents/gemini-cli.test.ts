@@ -37,7 +37,10 @@ function hookFile(root: string, guard: boolean): string {
 export default {
   name: "conformance",
   on: {
-    agent_before(ctx) { appendFileSync(${log}, "start " + (ctx.agent?.source ?? "") + "\\n"); },
+    agent_before(ctx) {
+      appendFileSync(${log}, "start " + (ctx.agent?.source ?? "") + "\\n");
+      ${guard ? 'return { inject: "the session context is SESSION-CONTEXT-OK" };' : ""}
+    },
     agent_after(ctx) { appendFileSync(${log}, "end " + ctx.reason + "\\n"); },
     ${
       guard
@@ -52,6 +55,7 @@ export default {
       if (ctx.result.includes("INJECT-ME")) return { inject: "the magic word is PINEAPPLE" };
     },
     turn_before(ctx) { if (/password/i.test(ctx.prompt)) return { block: "the prompt holds a password" }; },
+    tool_error(ctx) { return { inject: "advice for " + ctx.tool + ": check the path" }; },
     turn_after(ctx) { if (ctx.answer === "I am done.") return { continue: "run the tests before you stop" }; },`
         : ""
     }
@@ -146,6 +150,8 @@ describe.skipIf(!gemini.ok)(`Gemini CLI ${geminiCliPackage.version} (real agent)
     const { request, say } = await drive(ws, [shell("rm victim.txt"), shell("echo ORIGINAL > out.txt")]);
     expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
     expect(request(1), say).toContain('Blocked by hook \\"conformance\\": victims are protected by hookyard');
+    // SessionStart's inject: that agent puts it before the prompt in a non-interactive run.
+    expect(request(0), say).toContain("SESSION-CONTEXT-OK");
     expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
   });
 
@@ -173,10 +179,13 @@ describe.skipIf(!gemini.ok)(`Gemini CLI ${geminiCliPackage.version} (real agent)
     expect(await sessionsLog(ws.root), say).toMatch(/^start startup\nend exit\n$/);
   });
 
-  it("result rewrite (a shell result, then read_file's): the model gets the redacted text, not the secret; inject: the next request carries the text", {
+  it("result rewrite (a shell result, then read_file's): the model gets the redacted text, not the secret; inject: the next request carries the text; a failed tool fires tool_error, whose inject reaches the model", {
     timeout,
   }, async () => {
     const ws = await workspace();
+    const missing: GeminiStep = {
+      call: { name: "read_file", args: { file_path: join(ws.root, "no-such-file.txt") } },
+    };
     const read: GeminiStep = {
       call: { name: "read_file", args: { file_path: join(ws.root, "text-secret.txt") } },
     };
@@ -184,11 +193,15 @@ describe.skipIf(!gemini.ok)(`Gemini CLI ${geminiCliPackage.version} (real agent)
       shell("cat json-secret.txt"),
       read,
       shell("cat inject-only.txt"),
+      missing,
     ]);
     expect(request(1), say).toContain("token=[redacted]");
     expect(request(1), say).toContain("the magic word is PINEAPPLE");
     expect(request(2), say).toContain("[output redacted by hookyard]");
     expect(request(3), say).toContain("the magic word is PINEAPPLE");
+    // A tool that fails (no such file) fires tool_error; its inject reaches the next request.
+    expect(request(4), say).toContain("advice for read_file: check the path");
+    expect(request(4), say).toContain("File not found");
     expect(all(), say).not.toContain("SECRET-JSON-42");
     expect(all(), say).not.toContain("SECRET-TEXT-7");
   });

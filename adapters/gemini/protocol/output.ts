@@ -23,8 +23,8 @@ export function geminiStopHookActive(input: unknown): boolean {
 
 /**
  * Events whose `hookSpecificOutput.additionalContext` reaches the model (Gemini CLI 0.61): appended
- * to the tool's result (AfterTool), to the prompt (BeforeAgent), put before the prompt
- * (SessionStart, non-interactive) or as the first turn (interactive).
+ * to the tool's result (AfterTool; not a failed tool's, tool_error above), to the prompt
+ * (BeforeAgent), put before the prompt (SessionStart, non-interactive) or as the first turn.
  */
 const contextEvents = new Set(["AfterTool", "BeforeAgent", "SessionStart"]);
 
@@ -70,6 +70,15 @@ const pointOutput: Partial<
     draft.injectsUsed = true;
     draft.body.decision = "deny";
     draft.body.reason = capText(parts.join("\n\n"));
+  },
+  tool_error(draft, outcome) {
+    if (outcome.injects.length === 0) return;
+    // A failed tool's result reaches the model as its error alone (additionalContext, appended to
+    // the text it does not send, is lost): the error goes back as the denied result's reason,
+    // with the injected text after it.
+    draft.injectsUsed = true;
+    draft.body.decision = "deny";
+    draft.body.reason = capText(`${outcome.ctx.error as string}\n\n${injectText(outcome.injects)}`);
   },
   turn_before(draft) {
     if (draft.blockReason !== undefined) {

@@ -163,6 +163,17 @@ describe("the gemini profile", () => {
     expect(specific.additionalContext).toContain("PINEAPPLE");
   });
 
+  it("injects at a failed tool (tool_error) as a denied result: its error, then the text", async () => {
+    const advise: HookDefinition = { name: "adv", on: { tool_error: () => ({ inject: "check the path" }) } };
+    const body = json(
+      await answer([advise], "AfterTool", {
+        tool_response: { llmContent: "", error: { message: "File not found: x" } },
+      }),
+    );
+    expect(body.decision).toBe("deny");
+    expect(body.reason).toMatch(/^File not found: x\n\n<hookyard-inject hook="adv">\ncheck the path/);
+  });
+
   it("blocks a prompt with decision deny; a continue at AfterAgent is a deny whose reason is the next prompt, not while stop_hook_active", async () => {
     const hooks: HookDefinition = {
       name: "h",
