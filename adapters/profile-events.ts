@@ -1,4 +1,5 @@
 import { claudeProfileEvents } from "./claude/profile-events.js";
+import { geminiProfileEvents } from "./gemini/profile-events.js";
 import type { ProfileEvents } from "./profile.js";
 
 /**
@@ -7,6 +8,7 @@ import type { ProfileEvents } from "./profile.js";
  */
 const byName: Readonly<Record<string, ProfileEvents>> = {
   claude: claudeProfileEvents,
+  gemini: geminiProfileEvents,
 };
 
 /** The profiles `exec --profile` accepts, in the order its help lists them. */

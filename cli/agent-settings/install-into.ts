@@ -1,16 +1,17 @@
 import { join } from "node:path";
 import {
-  hookyardEntries,
-  httpUnsupportedEvents,
-  type Route,
-} from "../../adapters/claude/settings/hookyard-entries.js";
+  type AgentSettings,
+  agentSettingsList,
+  agentSettingsNamed,
+  agentSettingsPath,
+} from "../../adapters/agent-settings.js";
+import { httpUnsupportedEvents, type Route } from "../../adapters/claude/settings/hookyard-entries.js";
 import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
 import {
   formatSettings,
   readSettings,
   type SettingsFile,
   type SettingsScope,
-  settingsPath,
   writeSettings,
 } from "../../adapters/claude/settings/settings-file.js";
 import { withHookyard, withoutHookyard } from "../../adapters/claude/settings/settings-merge.js";
@@ -22,6 +23,8 @@ import { CliError, exitCodes } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 
 export interface SettingsOptions {
+  /** The agent whose settings file is written (`checkAgent`); Claude Code's when unset. */
+  agent?: AgentSettings;
   scope: SettingsScope;
   dryRun: boolean;
 }
@@ -31,15 +34,18 @@ export interface HttpTarget {
   port: number;
 }
 
-/** The agent names install-into and uninstall-from know. */
-export function checkAgent(agent: string | undefined): void {
-  if (agent !== "claude") {
+/** The agent install-into and uninstall-from were named, of those they know. */
+export function checkAgent(agent: string | undefined): AgentSettings {
+  const known = agent === undefined ? undefined : agentSettingsNamed(agent);
+  if (known === undefined) {
+    const names = agentSettingsList.map((a) => `${a.agent} (${a.title})`).join(", ");
     throw new CliError(
       "CLI_ERR_USAGE",
-      `unknown agent "${agent ?? ""}": hookyard knows claude (Claude Code)`,
+      `unknown agent "${agent ?? ""}": hookyard knows ${names}`,
       exitCodes.usage,
     );
   }
+  return known;
 }
 
 /** --project and --user pick one file; neither is --project. */
@@ -65,11 +71,19 @@ export async function installInto(
   context: CliContext,
   options: SettingsOptions & { http?: HttpTarget },
 ): Promise<number> {
-  const settings = await readSettings(await fileFor(context, options.scope));
+  const agent = options.agent ?? claudeSettings();
+  if (options.http && !agent.http) {
+    throw new CliError(
+      "CLI_ERR_USAGE",
+      `${agent.title} runs only command hooks: install-into ${agent.agent} has no --http (its events run \`hookyard exec\`, which the workspace's daemon answers)`,
+      exitCodes.usage,
+    );
+  }
+  const settings = await readSettings(await fileFor(context, agent, options.scope));
   const route: Route = options.http
     ? { kind: "http", baseUrl: `http://127.0.0.1:${options.http.port}`, exec: execCommand() }
     : { kind: "command", exec: execCommand() };
-  const { data, report } = withHookyard(settings.data, hookyardEntries(route));
+  const { data, report } = withHookyard(settings.data, agent.entries(route), agent);
   const say = (line: string) => context.stdout.write(`${line}\n`);
   if (report.added.length + report.replaced.length === 0) {
     say(
@@ -82,6 +96,7 @@ export async function installInto(
   if (report.added.length > 0) say(`${add} hookyard for ${list(report.added)}`);
   if (report.replaced.length > 0) say(`${update} hookyard for ${list(report.replaced)}`);
   say(`${options.dryRun ? "dry run: nothing written to" : "written to"} ${settings.file}`);
+  for (const note of agent.installNotes) say(note);
   if (options.http) {
     say(
       `Claude Code will POST each event to http://127.0.0.1:${options.http.port}/claude/<Event>: start the daemon`,
@@ -102,8 +117,9 @@ export async function installInto(
 
 /** Removes exactly the entries install-into added, and the groups they leave empty. */
 export async function uninstallFrom(context: CliContext, options: SettingsOptions): Promise<number> {
-  const settings = await readSettings(await fileFor(context, options.scope));
-  const { data, removed } = withoutHookyard(settings.data);
+  const agent = options.agent ?? claudeSettings();
+  const settings = await readSettings(await fileFor(context, agent, options.scope));
+  const { data, removed } = withoutHookyard(settings.data, agent);
   const say = (line: string) => context.stdout.write(`${line}\n`);
   if (removed.length === 0) {
     say(`no hookyard entries in ${settings.file}: nothing to change`);
@@ -115,8 +131,12 @@ export async function uninstallFrom(context: CliContext, options: SettingsOption
   return exitCodes.ok;
 }
 
-async function fileFor(context: CliContext, scope: SettingsScope): Promise<string> {
-  return settingsPath(scope, { root: await findWorkspaceRoot(context.cwd), env: context.env });
+async function fileFor(context: CliContext, agent: AgentSettings, scope: SettingsScope): Promise<string> {
+  return agentSettingsPath(agent, scope, { root: await findWorkspaceRoot(context.cwd), env: context.env });
+}
+
+function claudeSettings(): AgentSettings {
+  return agentSettingsNamed("claude") as AgentSettings;
 }
 
 /** Writes the new settings, or (dry run) prints the diff and writes nothing. */

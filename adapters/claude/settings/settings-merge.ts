@@ -5,6 +5,14 @@ import { isObject } from "./settings-file.js";
 type Group = { hooks: unknown[] } & Record<string, unknown>;
 type HooksField = Record<string, Group[]>;
 
+/** How an agent's entries are grouped and found again (adapters/agent-settings.ts); Claude Code's by default. */
+export interface EntryShape {
+  groupFor(event: string, hook: HookEntry): Record<string, unknown>;
+  isHookyardEntry(hook: unknown): boolean;
+}
+
+const claudeShape: EntryShape = { groupFor, isHookyardEntry };
+
 export interface MergeReport {
   added: string[];
   replaced: string[];
@@ -19,6 +27,7 @@ export interface MergeReport {
 export function withHookyard(
   data: Record<string, unknown>,
   entries: ReadonlyArray<{ event: string; hook: HookEntry }>,
+  shape: EntryShape = claudeShape,
 ): { data: Record<string, unknown>; report: MergeReport } {
   const next = structuredClone(data);
   const hooks = (isObject(next.hooks) ? next.hooks : {}) as HooksField;
@@ -26,11 +35,11 @@ export function withHookyard(
   for (const { event, hook } of entries) {
     const groups = Object.hasOwn(hooks, event) ? (hooks[event] as Group[]) : [];
     const ours = groups.flatMap((group) =>
-      group.hooks.filter(isHookyardEntry).map((entry) => ({ group, entry })),
+      group.hooks.filter((entry) => shape.isHookyardEntry(entry)).map((entry) => ({ group, entry })),
     );
     const [first, ...extra] = ours;
     if (first === undefined) {
-      groups.push(groupFor(event, hook) as Group);
+      groups.push(shape.groupFor(event, hook) as Group);
       report.added.push(event);
     } else {
       const same = extra.length === 0 && isDeepStrictEqual(first.entry, hook);
@@ -49,7 +58,10 @@ export function withHookyard(
  * The settings without any hookyard entry, and without the groups, event lists and `hooks` field
  * that only those entries kept from being empty. Everything else stays as it is.
  */
-export function withoutHookyard(data: Record<string, unknown>): {
+export function withoutHookyard(
+  data: Record<string, unknown>,
+  shape: EntryShape = claudeShape,
+): {
   data: Record<string, unknown>;
   removed: string[];
 } {
@@ -61,7 +73,7 @@ export function withoutHookyard(data: Record<string, unknown>): {
     let changed = false;
     const kept = groups.filter((group) => {
       const before = group.hooks.length;
-      group.hooks = group.hooks.filter((hook) => !isHookyardEntry(hook));
+      group.hooks = group.hooks.filter((hook) => !shape.isHookyardEntry(hook));
       if (group.hooks.length === before) return true;
       changed = true;
       return group.hooks.length > 0;

@@ -6,13 +6,17 @@ import { portOption } from "../../port-option.js";
 export default {
   name: "install-into",
   summary: "Route a coding agent's hooks to hookyard, in that agent's settings file",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code)" }],
+  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
   options: [
-    { flags: "--project", description: "write the project's .claude/settings.json (the default)" },
-    { flags: "--user", description: "write ~/.claude/settings.json (every project)" },
+    {
+      flags: "--project",
+      description: "write the project's .claude/settings.json (.gemini/ for gemini; the default)",
+    },
+    { flags: "--user", description: "write ~/.claude/settings.json (~/.gemini/ for gemini; every project)" },
     {
       flags: "--http",
-      description: "route to the hookyard serve daemon (http hooks) instead of a process per event",
+      description:
+        "route to the hookyard serve daemon (http hooks) instead of a process per event (claude only)",
     },
     { flags: "--port <port>", description: `the daemon's port, with --http (default ${defaultServePort})` },
     { flags: "--dry-run", description: "print the change as a diff and write nothing" },
@@ -23,15 +27,20 @@ export default {
     "`hookyard exec --profile claude <Event>`, or with --http calls `hookyard serve` (SessionStart still runs",
     "exec: Claude Code calls no http hook there). Your own hooks stay as they are; running it again changes",
     "nothing; `hookyard uninstall-from claude` takes it out again.",
+    "",
+    "For gemini: one command hook per mapped event (BeforeTool, AfterTool, BeforeAgent, AfterAgent,",
+    "SessionStart, SessionEnd, PreCompress, Notification) in .gemini/settings.json, running",
+    "`hookyard exec --profile gemini <Event>`; Gemini CLI has no http hooks, so no --http.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");
-    checkAgent(args[0]);
+    const agent = checkAgent(args[0]);
     if (options.port !== undefined && !options.http) {
       throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);
     }
     const port = options.port === undefined ? defaultServePort : portOption(options.port, 1);
     return installInto(context, {
+      agent,
       scope: scopeOf(options),
       dryRun: Boolean(options.dryRun),
       ...(options.http ? { http: { port } } : {}),

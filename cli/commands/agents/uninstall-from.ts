@@ -3,15 +3,18 @@ import type { Command } from "../../command.js";
 export default {
   name: "uninstall-from",
   summary: "Remove what install-into added to a coding agent's settings file, and nothing else",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code)" }],
+  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
   options: [
-    { flags: "--project", description: "the project's .claude/settings.json (the default)" },
-    { flags: "--user", description: "~/.claude/settings.json" },
+    {
+      flags: "--project",
+      description: "the project's .claude/settings.json (.gemini/ for gemini; the default)",
+    },
+    { flags: "--user", description: "~/.claude/settings.json (~/.gemini/ for gemini)" },
     { flags: "--dry-run", description: "print the change as a diff and write nothing" },
   ],
   async run(context, args, options) {
     const { checkAgent, scopeOf, uninstallFrom } = await import("../../agent-settings/install-into.js");
-    checkAgent(args[0]);
-    return uninstallFrom(context, { scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
+    const agent = checkAgent(args[0]);
+    return uninstallFrom(context, { agent, scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
   },
 } satisfies Command;
