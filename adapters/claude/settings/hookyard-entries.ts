@@ -43,12 +43,21 @@ export function hookyardEntries(route: Route): Array<{ event: string; hook: Hook
   return claudeEvents.map((event) => ({ event, hook: entryFor(event, route) }));
 }
 
+/**
+ * Events at which that agent reads exit 2 as a refusal (the tool call, the prompt) but any other
+ * failure as a non-blocking error, and goes on. `hookyard exec` answers 0 or 2 there itself; a node
+ * that cannot run hookyard (its bin moved or deleted: exit 1; node gone: 127) would let the call
+ * through, so `|| exit 2` turns that into a refusal, with node's own error as the reason.
+ */
+export const failClosedEvents: ReadonlySet<string> = new Set(["PreToolUse", "UserPromptSubmit"]);
+
 function entryFor(event: string, route: Route): HookEntry {
   const timeout = event === "SessionEnd" ? { timeout: sessionEndTimeoutSeconds } : {};
   if (route.kind === "command" || httpUnsupportedEvents.has(event)) {
+    const failClosed = failClosedEvents.has(event) ? " || exit 2" : "";
     return {
       type: "command",
-      command: `${route.exec} exec --profile claude ${event} ${commandMarker}`,
+      command: `${route.exec} exec --profile claude ${event}${failClosed} ${commandMarker}`,
       ...timeout,
     };
   }

@@ -70,6 +70,26 @@ const ours = (hook: Hook) =>
   hook.command?.includes("# added by hookyard install-into") || hook.headers !== undefined;
 
 describe("hookyard install-into claude", () => {
+  it("refuses the tool call and the prompt when hookyard cannot run at all (its bin gone), and only there", async () => {
+    const { file, run } = await project({});
+    expect((await run("install-into", "claude")).code).toBe(0);
+    const hooks = await hooksIn(file);
+    const commandAt = (event: string) =>
+      (hooks[event]?.flatMap((g) => g.hooks).find(ours)?.command ?? "").replace(
+        /\S*\/bin\/hookyard\.js/,
+        "/nowhere/bin/hookyard.js",
+      );
+    for (const event of ["PreToolUse", "UserPromptSubmit"]) {
+      const ran = spawnSync("sh", ["-c", commandAt(event)], { input: "{}", encoding: "utf8" });
+      // Exit 2 is that agent's refusal; node's own error is the reason it shows.
+      expect(ran.status, event).toBe(2);
+      expect(ran.stderr, event).toContain("/nowhere/bin/hookyard.js");
+    }
+    // At Stop, exit 2 would ask for another turn: there a failure stays a failure.
+    const stop = spawnSync("sh", ["-c", commandAt("Stop")], { input: "{}", encoding: "utf8" });
+    expect(stop.status).not.toBe(2);
+  });
+
   it("adds one hookyard entry per mapped event after the user's own hooks, which keep their order", async () => {
     const { file, run } = await project(userSettings);
     const result = await run("install-into", "claude");
@@ -94,7 +114,7 @@ describe("hookyard install-into claude", () => {
       expect(mine, event).toHaveLength(1);
       expect(mine[0]?.command).toMatch(
         new RegExp(
-          `^\\S*node\\S* \\S*/bin/hookyard\\.js exec --profile claude ${event} # added by hookyard install-into$`,
+          `^\\S*node\\S* \\S*/bin/hookyard\\.js exec --profile claude ${event}${["PreToolUse", "UserPromptSubmit"].includes(event) ? " \\|\\| exit 2" : ""} # added by hookyard install-into$`,
         ),
       );
     }
@@ -212,7 +232,7 @@ describe("hookyard install-into claude", () => {
     const hooks = await hooksIn(file);
     expect(hooks.PreToolUse).toHaveLength(2);
     expect(hooks.PreToolUse?.[0]?.hooks[0]?.command).toMatch(
-      /\/bin\/hookyard\.js exec --profile claude PreToolUse #/,
+      /\/bin\/hookyard\.js exec --profile claude PreToolUse \|\| exit 2 #/,
     );
     expect(hooks.PreToolUse?.[0]?.hooks[0]?.command).not.toContain("/old/");
     expect(hooks.PreToolUse?.[1]).toEqual(stale.hooks.PreToolUse[1]);
@@ -226,7 +246,7 @@ describe("hookyard install-into claude", () => {
     expect(result.stdout).toContain(`--- ${file}\n+++ ${file}\n@@ `);
     expect(result.stdout).toMatch(/^\+ {8}"matcher": "\*",$/m);
     expect(result.stdout).toMatch(
-      /^\+ {12}"command": ".* exec --profile claude PreToolUse # added by hookyard install-into"$/m,
+      /^\+ {12}"command": ".* exec --profile claude PreToolUse \|\| exit 2 # added by hookyard install-into"$/m,
     );
     expect(result.stdout).toMatch(/^ {5}"Stop": \[$/m);
     expect(result.stdout).toContain("dry run: nothing written to");
