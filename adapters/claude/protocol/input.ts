@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { describeIssues } from "../../../core/errors.js";
 import type { AnyCtx, Point } from "../../../core/events.js";
-import { jsonDataIssue } from "../../../core/json-data.js";
-import { AgentInputError } from "../../agent-input-error.js";
+import { checkAgentInput } from "../../agent-input.js";
 import { type ClaudeEvent, claudeEventPoint } from "./events.js";
 import { resultText, resultWithoutText } from "./result-shapes.js";
 import { argsFromAgent, claudeToolName } from "./tools.js";
@@ -90,26 +88,14 @@ export type ClaudeInputCtx = { point: Point; event: ClaudeEvent; ctx: AnyCtx } |
  * line or the URL) wins over the input's hook_event_name; an unmapped event passes through.
  */
 export function claudeInputToCtx(input: unknown, eventName?: string): ClaudeInputCtx {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new AgentInputError("the hook input is not a JSON object");
-  }
-  // Before anything copies or prints it: a value nested thousands deep would overflow the stack there.
-  const issue = jsonDataIssue(input, "input");
-  if (issue) throw new AgentInputError(`the hook input is not plain JSON data (${issue})`);
-  const named = (input as { hook_event_name?: unknown }).hook_event_name;
-  const event = eventName ?? (typeof named === "string" ? named : undefined);
-  if (event === undefined) {
-    throw new AgentInputError("no event: name it (PreToolUse, Stop, …) or send hook_event_name");
-  }
-  const point = claudeEventPoint(event);
-  if (point === undefined) return { passthrough: true };
-  const schema = inputSchemas[point] as z.ZodObject;
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    throw new AgentInputError(`the ${event} input is invalid: ${describeIssues(parsed.error)}`);
-  }
-  const data = parsed.data as Record<string, unknown>;
-  const agent = agentInfo(event, data, Object.keys(schema.shape));
+  const checked = checkAgentInput(input, eventName, {
+    pointOf: claudeEventPoint,
+    schemas: inputSchemas,
+    examples: "PreToolUse, Stop",
+  });
+  if ("passthrough" in checked) return checked;
+  const { event, point, data, fields } = checked;
+  const agent = agentInfo(event, data, fields);
   return { point, event: event as ClaudeEvent, ctx: ctxFor(point, data, agent) };
 }
 

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { describeIssues } from "../../../core/errors.js";
 import type { AnyCtx, Point } from "../../../core/events.js";
-import { jsonDataIssue } from "../../../core/json-data.js";
-import { AgentInputError } from "../../agent-input-error.js";
+import { checkAgentInput } from "../../agent-input.js";
 import { type GeminiEvent, geminiEventPoint } from "./events.js";
 import { geminiArgsFromAgent, geminiToolName } from "./tools.js";
 
@@ -70,25 +68,14 @@ export type GeminiInputCtx = { point: Point; event: GeminiEvent; ctx: AnyCtx } |
  * `tool_response` holds an `error` fires tool_error (that agent has no event of its own for it).
  */
 export function geminiInputToCtx(input: unknown, eventName?: string): GeminiInputCtx {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new AgentInputError("the hook input is not a JSON object");
-  }
-  const issue = jsonDataIssue(input, "input");
-  if (issue) throw new AgentInputError(`the hook input is not plain JSON data (${issue})`);
-  const named = (input as { hook_event_name?: unknown }).hook_event_name;
-  const event = eventName ?? (typeof named === "string" ? named : undefined);
-  if (event === undefined) {
-    throw new AgentInputError("no event: name it (BeforeTool, AfterAgent, …) or send hook_event_name");
-  }
-  const point = geminiEventPoint(event);
-  if (point === undefined) return { passthrough: true };
-  const schema = inputSchemas[point] as z.ZodObject;
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    throw new AgentInputError(`the ${event} input is invalid: ${describeIssues(parsed.error)}`);
-  }
-  const data = parsed.data as Record<string, unknown>;
-  const agent = agentInfo(event, data, Object.keys(schema.shape));
+  const checked = checkAgentInput(input, eventName, {
+    pointOf: geminiEventPoint,
+    schemas: inputSchemas,
+    examples: "BeforeTool, AfterAgent",
+  });
+  if ("passthrough" in checked) return checked;
+  const { event, point, data, fields } = checked;
+  const agent = agentInfo(event, data, fields);
   const failed = point === "tool_after" ? toolError(data.tool_response) : undefined;
   const at: Point = failed === undefined ? point : "tool_error";
   return { point: at, event: event as GeminiEvent, ctx: ctxFor(at, data, agent, failed) };
