@@ -26,7 +26,9 @@ describe("a sandbox failure, wrapped into a RunnerError, keeps its SANDBOX_ERR_*
       root,
       logger: recordingLogger(),
       state: new StateStore(join(root, ".hookyard", "state")),
-      limits: { cpuMs: 50 },
+      // Room for building and copying out a 3 MB result on a busy machine; the spin case still
+      // ends at this limit.
+      limits: { cpuMs: 1000 },
     });
     open.push(sandbox);
     const cases: [string, string, string][] = [
