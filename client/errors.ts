@@ -23,6 +23,7 @@ const messages = {
   CLI_ERR_UNSAFE_MATCHER: "A hookyard.matcher pattern is too long, not a regex, or can take exponential time",
   CLI_ERR_BUNDLE: "The hook cannot be packed as one module with no imports",
   CLI_ERR_TARBALL_INVALID: "The tarball is not a package the registry would accept",
+  CLI_ERR_TSCONFIG: "The package's tsconfig.json cannot be used to type-check it",
 } as const;
 
 export type ClientErrorCode = keyof typeof messages;

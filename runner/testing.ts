@@ -15,6 +15,7 @@ import { sandboxHook } from "./engines/sandbox.js";
 import { bundleHook } from "./load/bundle.js";
 import type { Logger } from "./logger.js";
 import { StateStore } from "./state.js";
+import { ctxDefaults } from "./testing-defaults.js";
 import { trustedApi } from "./trusted-api.js";
 
 export interface SandboxedHookOptions {
@@ -36,7 +37,11 @@ export interface SandboxedHookOptions {
 }
 
 export interface SandboxedHook {
-  /** Runs the hook at `point` as the runner would; `sessionId` and `callId` get defaults. */
+  /**
+   * Runs the hook at `point` as the runner would. Fields of the point's ctx that are left out get
+   * empty, neutral defaults (`sessionId`, a `bash` call with no args, an empty prompt or result…;
+   * `testing-defaults.ts`), so a test names only what its hook reads.
+   */
   run<P extends Point>(point: P, ctx: Partial<CtxOf<P>>): Promise<ChainOutcome<CtxOf<P>>>;
   /** What the hook logged, and the runner's warnings and errors about it, in order. */
   readonly logs: string[];
@@ -87,7 +92,7 @@ export async function sandboxedHook(
     errors,
     code,
     async run(point, partial) {
-      const ctx = withDefaults(point, partial);
+      const ctx = withDefaults(point, partial, root);
       const rule = sandboxHook(
         {
           engine: "sandbox",
@@ -117,11 +122,10 @@ export async function sandboxedHook(
   };
 }
 
-/** Fills in sessionId (and callId) on the caller's own object, so a rewrite shows in it as in the agent. */
-function withDefaults<P extends Point>(point: P, partial: Partial<CtxOf<P>>): CtxOf<P> {
+/** Fills in the fields left out on the caller's own object, so a rewrite shows in it as in the agent. */
+function withDefaults<P extends Point>(point: P, partial: Partial<CtxOf<P>>, root: string): CtxOf<P> {
   const ctx = partial as Record<string, unknown>;
-  ctx.sessionId ??= "test-session";
-  if (point.startsWith("tool_")) ctx.callId ??= "call-1";
+  for (const [field, value] of Object.entries(ctxDefaults(point, root))) ctx[field] ??= value;
   const parsed = (ctxSchema(point) as z.ZodType).safeParse(ctx);
   if (!parsed.success) {
     throw new RunnerError("RUN_ERR_BAD_CTX", `ctx for ${point} is invalid: ${describeIssues(parsed.error)}`);

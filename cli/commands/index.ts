@@ -18,6 +18,7 @@ import pack from "./packages/pack.js";
 import publish from "./packages/publish.js";
 import revoke from "./packages/revoke.js";
 import search from "./packages/search.js";
+import testCommand from "./packages/test.js";
 import uninstall from "./packages/uninstall.js";
 import update from "./packages/update.js";
 import verify from "./packages/verify.js";
@@ -28,6 +29,7 @@ import run from "./run.js";
 export const commands: Array<Command | CommandGroup> = [
   init,
   newCommand,
+  testCommand,
   pack,
   publish,
   login,

@@ -15,17 +15,17 @@ export function hookNameFor(packageName: string): string {
 }
 
 /** Path → contents, in the order they are listed to the user. */
-export function scaffoldFiles(name: string, hookyardVersion: string): Record<string, string> {
+export function scaffoldFiles(name: string): Record<string, string> {
   return {
-    "package.json": packageJson(name, hookyardVersion),
+    "package.json": packageJson(name),
     "src/hook.ts": hookSource(hookNameFor(name)),
     "test/hook.test.mjs": hookTest(),
     "README.md": readme(name),
-    ".gitignore": "*.tgz\nnode_modules\n",
+    ".gitignore": "*.tgz\ndist/\nnode_modules\n",
   };
 }
 
-function packageJson(name: string, hookyardVersion: string): string {
+function packageJson(name: string): string {
   const manifest = {
     name,
     version: "0.1.0",
@@ -33,13 +33,12 @@ function packageJson(name: string, hookyardVersion: string): string {
     license: "MIT",
     keywords: ["hookyard", "hook", "guard", "bash"],
     type: "module",
+    // No dependency on hookyard: `hookyard test` gives the tests the hookyard that runs them, so
+    // the package installs and tests offline, and no package of that name is fetched for it.
     scripts: {
       build: "hookyard pack",
-      // A glob node --test expands itself, the same on every line: Node 22 and 24 take a bare
-      // folder (test/) for a file and fail, and their default patterns differ from Node 26's.
-      test: 'node --no-node-snapshot --test "test/**/*.test.{js,mjs,ts}"',
+      test: "hookyard test",
     },
-    devDependencies: { hookyard: `^${hookyardVersion}` },
     hookyard: {
       main: "dist/hook.js",
       events: ["tool_before"],
@@ -119,9 +118,9 @@ other command runs as usual.
 
 ## What it requests
 
-- events: \`tool_before\`, for the \`bash\` tool only
-- capabilities: none (it reads no file, opens no connection, runs no command)
-- effects: \`block\`
+What it runs at and may do (its events, matcher, capabilities and effects) is the \`hookyard\`
+field of package.json: \`hookyard install\` asks for exactly those grants, and the registry's page
+shows them.
 
 ## Install
 
@@ -132,8 +131,7 @@ hookyard install ${name} --sandbox
 ## Develop
 
 \`\`\`sh
-npm install      # hookyard, for its test helper
-npm test         # runs src/hook.ts in the real sandbox
+npm test         # hookyard test: type-checks src/, runs test/ with src/hook.ts in the real sandbox
 npm run build    # hookyard pack: bundles dist/hook.js and writes the .tgz
 hookyard publish
 \`\`\`

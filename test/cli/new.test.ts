@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageVersion } from "../../cli/package-root.js";
 import { inspectTarball } from "../../package/tarball/inspect.js";
 import { repoRoot } from "../helpers/cli.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -13,22 +12,36 @@ function hookyardIn(cwd: string, args: string[]) {
 }
 
 /**
- * The scaffold's own `npm test` script, run as npm runs it (sh -c, this Node first on PATH), stopped
- * after 60 s. The TAP reporter, so the summary reads the same on every line: Node 22 prints TAP
- * when its output is not a terminal, 24 and 26 their spec reporter ("ℹ pass 2").
+ * An npm command run as the package's author runs it: hookyard installed on PATH (as a global
+ * install puts it), this Node first, a fresh HOME and npm cache, and a registry that refuses every
+ * connection, so anything that needs a package from a registry fails. Stopped after 120 s. The TAP
+ * reporter, so the summary reads the same on every line (22 prints TAP off a terminal, 24 and 26
+ * their spec reporter).
  */
-async function scaffoldTest(dir: string): Promise<{ code: number | null; output: string }> {
-  const script = JSON.parse(await readFile(join(dir, "package.json"), "utf8")).scripts.test as string;
+async function npm(dir: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  const bin = join(dir, "..", "global-bin");
+  await mkdir(bin, { recursive: true });
+  await symlink(join(repoRoot, "bin", "hookyard.js"), join(bin, "hookyard")).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    },
+  );
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", script], {
+    const child = spawn("npm", args, {
       cwd: dir,
       env: {
-        PATH: [dirname(process.execPath), join(dir, "node_modules", ".bin"), process.env.PATH].join(":"),
-        HOME: dir,
+        PATH: [dirname(process.execPath), bin, process.env.PATH].join(":"),
+        HOME: join(dir, "..", "home"),
+        npm_config_cache: join(dir, "..", "npm-cache"),
+        npm_config_registry: "http://127.0.0.1:9/",
+        npm_config_audit: "false",
+        npm_config_fund: "false",
+        npm_config_update_notifier: "false",
         NODE_OPTIONS: "--test-reporter=tap",
+        NO_COLOR: "1",
       },
       stdio: ["ignore", "pipe", "pipe"],
-      timeout: 60_000,
+      timeout: 120_000,
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -39,7 +52,7 @@ async function scaffoldTest(dir: string): Promise<{ code: number | null; output:
 }
 
 describe("hookyard new", () => {
-  it("scaffolds a package that packs, and whose own test passes in the real sandbox", async () => {
+  it("plays the author's path: new, npm install and npm test with no hookyard on any registry, and pack", async () => {
     const cwd = await tempDir();
     const made = await hookyardIn(cwd, ["new", "no-rm-rf"]);
     expect(made.stderr).toBe("");
@@ -57,11 +70,7 @@ describe("hookyard new", () => {
       version: "0.1.0",
       license: "MIT",
       type: "module",
-      scripts: {
-        build: "hookyard pack",
-        test: 'node --no-node-snapshot --test "test/**/*.test.{js,mjs,ts}"',
-      },
-      devDependencies: { hookyard: `^${packageVersion()}` },
+      scripts: { build: "hookyard pack", test: "hookyard test" },
       hookyard: {
         main: "dist/hook.js",
         events: ["tool_before"],
@@ -70,7 +79,9 @@ describe("hookyard new", () => {
         effects: ["block"],
       },
     });
-    expect(await readFile(join(dir, ".gitignore"), "utf8")).toBe("*.tgz\nnode_modules\n");
+    expect(manifest).not.toHaveProperty("devDependencies");
+    expect(manifest).not.toHaveProperty("dependencies");
+    expect(await readFile(join(dir, ".gitignore"), "utf8")).toBe("*.tgz\ndist/\nnode_modules\n");
     expect(await readFile(join(dir, "README.md"), "utf8")).toContain("hookyard install no-rm-rf --sandbox");
 
     const packed = await hookyardIn(dir, ["pack", "--json"]);
@@ -78,19 +89,38 @@ describe("hookyard new", () => {
     const inspected = await inspectTarball(await readFile(join(dir, "no-rm-rf-0.1.0.tgz")));
     expect(inspected.files.map((f) => f.path)).toEqual(["README.md", "dist/hook.js", "package.json"]);
 
-    await mkdir(join(dir, "node_modules"));
-    await symlink(repoRoot, join(dir, "node_modules", "hookyard"), "dir");
-    const passing = await scaffoldTest(dir);
+    // The author's next steps, word for word, with no hookyard on any registry.
+    const installed = await npm(dir, ["install"]);
+    expect(installed.output).not.toMatch(/ERR!/);
+    expect(installed.code).toBe(0);
+    const passing = await npm(dir, ["test"]);
+    expect(passing.output).toContain("type-checked 1 file: no errors");
     expect(passing.output).toMatch(/^# tests 2$/m);
     expect(passing.output).toMatch(/^# pass 2$/m);
     expect(passing.code).toBe(0);
 
     // The test really runs the hook: a guard that never blocks fails it.
     const source = await readFile(join(dir, "src/hook.ts"), "utf8");
-    await writeFile(join(dir, "src/hook.ts"), source.replace("return recursive && force", "return false &&"));
-    const failing = await scaffoldTest(dir);
+    await writeFile(
+      join(dir, "src/hook.ts"),
+      source.replace("return recursive && force &&", "return false &&"),
+    );
+    const failing = await npm(dir, ["test"]);
     expect(failing.output).toMatch(/^# fail 1$/m);
-    expect(failing.code).toBe(1);
+    expect(failing.code).not.toBe(0);
+
+    // A type error is shown where it is, and no test runs on code that does not check.
+    await writeFile(
+      join(dir, "src/hook.ts"),
+      source.replace("const words = simpleCommand", "const words: number = simpleCommand"),
+    );
+    const mistyped = await npm(dir, ["test"]);
+    expect(mistyped.output).toMatch(
+      /^src\/hook\.ts:8:9 - error TS2322: Type 'string\[\]' is not assignable to type 'number'/m,
+    );
+    expect(mistyped.output).toMatch(/hookyard test: \d+ type errors in 1 file; the tests were not run/);
+    expect(mistyped.output).not.toMatch(/^# tests/m);
+    expect(mistyped.code).not.toBe(0);
   }, 120_000);
 
   it("puts a scoped package in a folder named without the scope, or in --dir, and answers --json", async () => {

@@ -4,7 +4,6 @@ import { scaffoldFiles, unscopedName } from "../../../client/pack/package-files.
 import { describeIssues } from "../../../core/errors.js";
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { packageVersion } from "../../package-root.js";
 
 export default {
   name: "new",
@@ -28,7 +27,7 @@ export default {
     }
     const dir = resolve(context.cwd, typeof options.dir === "string" ? options.dir : unscopedName(name));
     await refuseUnlessEmpty(dir);
-    const files = scaffoldFiles(name, packageVersion());
+    const files = scaffoldFiles(name);
     for (const [path, text] of Object.entries(files)) {
       const file = join(dir, path);
       await mkdir(dirname(file), { recursive: true });
@@ -46,8 +45,7 @@ export default {
         "",
         "Next:",
         ...(shown === "." ? [] : [`  cd ${shown}`]),
-        "  npm install        # hookyard, for the sandbox test helper",
-        "  npm test           # runs src/hook.ts in the real sandbox",
+        "  npm test           # hookyard test: type-checks src/, runs test/ in the real sandbox",
         "  hookyard pack      # bundles dist/hook.js and writes the .tgz",
         "  hookyard publish   # needs a token: hookyard login",
         "",
