@@ -157,6 +157,21 @@ describe.skipIf(!codex.ok)(`Codex ${codexPackage.version} (real agent), route ex
     expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
   });
 
+  it("deny and argument rewrite on each of exec's routes, forced: only the daemon (HOOKYARD_EXEC_ROUTE=daemon), never a daemon (inprocess)", {
+    timeout,
+  }, async () => {
+    const check = async (route: "daemon" | "inprocess") => {
+      const ws = await workspace();
+      ws.env.HOOKYARD_EXEC_ROUTE = route;
+      const { request, say } = await drive(ws, [shell("rm victim.txt"), shell("echo ORIGINAL > out.txt")]);
+      const where = `route ${route}\n${say}`;
+      expect(existsSync(join(ws.root, "victim.txt")), where).toBe(true);
+      expect(request(1), where).toContain("victims are protected by hookyard");
+      expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
+    };
+    await Promise.all([check("daemon"), check("inprocess")]);
+  });
+
   it("allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run", {
     timeout,
   }, async () => {
@@ -218,7 +233,31 @@ describe.skipIf(!codex.ok)(`Codex ${codexPackage.version} (real agent), when hoo
     await refused(ws);
   });
 
-  it("hookyard's bin is gone (node starts, then exits 1, which Codex reads as a failed hook and goes on): the entry's `|| exit 2` makes it a refusal, and the prompt is refused", {
+  it("a guard that crashes (onError block): the shell call is denied, the reason in the next request", {
+    timeout,
+  }, async () => {
+    const ws = await workspace({
+      guard: false,
+      files: {
+        ".hookyard/hooks/crasher.mjs":
+          'export default { name: "crasher", on: { tool_before() { throw new Error("the guard crashed"); } } };',
+        "hookyard.json": { hooks: { crasher: { onError: "block" } } },
+      },
+    });
+    const { request, say } = await drive(ws, [shell("rm victim.txt")]);
+    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+    expect(request(1), say).toContain("the guard crashed");
+  });
+
+  it("a workspace that does not load (hookyard.json not JSON): the prompt is refused", {
+    timeout,
+  }, async () => {
+    const ws = await workspace();
+    await writeFiles(ws.root, { "hookyard.json": "{ not json" });
+    await refused(ws);
+  });
+
+  it("hookyard's bin is gone (node starts, then exits 1, which Codex reads as a failed hook and goes on): the entry's `|| exit 2` makes it a refusal, and the prompt is refused (without it, the prompt goes through)", {
     timeout,
   }, async () => {
     const ws = await workspace();
@@ -226,6 +265,16 @@ describe.skipIf(!codex.ok)(`Codex ${codexPackage.version} (real agent), when hoo
     const text = await readFile(file, "utf8");
     await writeFile(file, text.replaceAll("/bin/hookyard.js", "/bin/no-such-hookyard.js"));
     await refused(ws);
+    // The control: the same entries without `|| exit 2` let the prompt through to the model.
+    const open = await workspace({ guard: false });
+    const openFile = join(open.root, ".codex", "hooks.json");
+    const openText = (await readFile(openFile, "utf8")).replaceAll(
+      "/bin/hookyard.js",
+      "/bin/no-such-hookyard.js",
+    );
+    await writeFile(openFile, openText.replaceAll(" || exit 2", ""));
+    const { model, say } = await drive(open, [{ text: "Hello." }]);
+    expect(model.responseRequests().length, say).toBeGreaterThan(0);
   });
 
   it("hooks Codex has not trusted: install-into says how to trust them, `hookyard status` says they do not run (exit 1), and indeed the guard does not run; once trusted, status says so", {
