@@ -9,6 +9,12 @@ import {
 } from "./claude/settings/hookyard-entries.js";
 import type { SettingsScope } from "./claude/settings/settings-file.js";
 import {
+  codexGroupFor,
+  codexHookyardEntries,
+  isCodexHookyardEntry,
+} from "./codex/settings/hookyard-entries.js";
+import { codexHome } from "./codex/settings/trust.js";
+import {
   geminiGroupFor,
   geminiHookyardEntries,
   isGeminiHookyardEntry,
@@ -27,6 +33,10 @@ export interface AgentSettings {
   readonly title: string;
   /** The folder under the project (or HOME) that holds its `settings.json`: ".claude". */
   readonly folder: string;
+  /** The file in that folder, when it is not `settings.json` (Codex: `hooks.json`). */
+  readonly file?: string;
+  /** The user scope's folder, when it is not `<HOME>/<folder>` (Codex: $CODEX_HOME). */
+  userFolder?(env: NodeJS.ProcessEnv): string;
   /** Whether it has http hooks (`--http`). */
   readonly http: boolean;
   /** What install-into says after writing, about how that agent runs the entries. */
@@ -61,19 +71,38 @@ const gemini: AgentSettings = {
   isHookyardEntry: isGeminiHookyardEntry,
 };
 
+const codex: AgentSettings = {
+  agent: "codex",
+  title: "Codex",
+  folder: ".codex",
+  file: "hooks.json",
+  userFolder: codexHome,
+  http: false,
+  installNotes: [
+    "Codex runs these hooks only once you trust them: start codex in this folder and review them in /hooks",
+    "(until then they silently do not run; `hookyard status` says so). A project's .codex/ is read only in a",
+    "project Codex trusts. A result rewrite reaches the model as the hook's PostToolUse block reason (see docs/codex.md).",
+  ],
+  entries: codexHookyardEntries,
+  groupFor: codexGroupFor,
+  isHookyardEntry: isCodexHookyardEntry,
+};
+
 /** The agents install-into knows, in the order its help lists them. */
-export const agentSettingsList: readonly AgentSettings[] = [claude, gemini];
+export const agentSettingsList: readonly AgentSettings[] = [claude, gemini, codex];
 
 export function agentSettingsNamed(name: string): AgentSettings | undefined {
   return agentSettingsList.find((agent) => agent.agent === name);
 }
 
-/** `<folder>/settings.json` in the project, or in the user's home ($HOME). */
+/** `<folder>/settings.json` (or the agent's own file) in the project, or in the user's home ($HOME). */
 export function agentSettingsPath(
   agent: AgentSettings,
   scope: SettingsScope,
   where: { root: string; env: NodeJS.ProcessEnv },
 ): string {
+  const file = agent.file ?? "settings.json";
+  if (scope === "user" && agent.userFolder) return join(agent.userFolder(where.env), file);
   const base = scope === "user" ? (where.env.HOME ?? homedir()) : where.root;
-  return join(base, agent.folder, "settings.json");
+  return join(base, agent.folder, file);
 }

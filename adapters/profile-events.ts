@@ -1,4 +1,5 @@
 import { claudeProfileEvents } from "./claude/profile-events.js";
+import { codexProfileEvents } from "./codex/profile-events.js";
 import { geminiProfileEvents } from "./gemini/profile-events.js";
 import type { ProfileEvents } from "./profile.js";
 
@@ -9,6 +10,7 @@ import type { ProfileEvents } from "./profile.js";
 const byName: Readonly<Record<string, ProfileEvents>> = {
   claude: claudeProfileEvents,
   gemini: geminiProfileEvents,
+  codex: codexProfileEvents,
 };
 
 /** The profiles `exec --profile` accepts, in the order its help lists them. */

@@ -1,4 +1,5 @@
 import { claudeProfile } from "./claude/profile.js";
+import { codexProfile } from "./codex/profile.js";
 import { geminiProfile } from "./gemini/profile.js";
 import type { AgentProfile } from "./profile.js";
 
@@ -6,6 +7,7 @@ import type { AgentProfile } from "./profile.js";
 const byName: Readonly<Record<string, AgentProfile>> = {
   claude: claudeProfile,
   gemini: geminiProfile,
+  codex: codexProfile,
 };
 
 export function profileNamed(name: string): AgentProfile | undefined {

@@ -12,7 +12,7 @@ const plain = (answer: ClaudeAnswer) => ({
   exitCode: answer.exitCode,
 });
 
-/** Claude Code's command hooks (and Codex's, which read the same JSON) as a profile. */
+/** Claude Code's command hooks as a profile (Codex's, which read the same JSON, are adapters/codex/). */
 export const claudeProfile: AgentProfile = {
   ...claudeProfileEvents,
   parseInput(event, text) {

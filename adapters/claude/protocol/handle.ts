@@ -7,7 +7,7 @@ import {
   fileContinueGuard,
   memoryContinueGuard,
 } from "./continue-guard.js";
-import { claudeInputToCtx } from "./input.js";
+import { type ClaudeDialect, claudeInputToCtx } from "./input.js";
 import { type ClaudeAnswer, claudeOutcome, emptyAnswer, stopHookActive } from "./output.js";
 
 export interface ClaudeEventOptions {
@@ -15,6 +15,12 @@ export interface ClaudeEventOptions {
   guard?: ContinueGuard;
   /** Continues in a row a session may get at a stop (default 3). */
   maxContinues?: number;
+  /**
+   * Another agent that reads this JSON (Codex): its events (`dialect`, for the input) and its own
+   * form of the answer (`outcome`, Claude Code's by default). Continues are counted per agent.
+   */
+  dialect?: ClaudeDialect;
+  outcome?: typeof claudeOutcome;
 }
 
 const processGuard = memoryContinueGuard();
@@ -30,14 +36,15 @@ export async function handleClaudeEvent(
   input: unknown,
   options: ClaudeEventOptions = {},
 ): Promise<ClaudeAnswer> {
-  const mapped = claudeInputToCtx(input, eventName);
+  const mapped = claudeInputToCtx(input, eventName, options.dialect);
   if ("passthrough" in mapped) return emptyAnswer();
+  const toAnswer = options.outcome ?? claudeOutcome;
   const outcome = await hooks.dispatch(mapped.point, mapped.ctx as never);
-  if (mapped.point !== "turn_after")
-    return claudeOutcome(mapped.point, outcome, input, { event: mapped.event });
+  if (mapped.point !== "turn_after") return toAnswer(mapped.point, outcome, input, { event: mapped.event });
   const guard =
     options.guard ?? (typeof hooks.root === "string" ? fileContinueGuard(hooks.root) : processGuard);
-  const key = `${mapped.ctx.sessionId}:${mapped.event}`;
+  const prefix = options.dialect && options.dialect.name !== "claude" ? `${options.dialect.name}:` : "";
+  const key = `${prefix}${mapped.ctx.sessionId}:${mapped.event}`;
   let checked: { refusal?: string; problem?: string };
   try {
     checked = await checkContinue(guard, key, outcome, input, options.maxContinues ?? defaultMaxContinues);
@@ -45,7 +52,7 @@ export async function handleClaudeEvent(
     // The count could not be kept: the agent's own stop_hook_active still ends a loop.
     checked = { problem: `the count of continues could not be kept: ${errorText(error)}` };
   }
-  const answer = claudeOutcome(mapped.point, outcome, input, {
+  const answer = toAnswer(mapped.point, outcome, input, {
     event: mapped.event,
     ...(checked.refusal ? { continueRefusal: checked.refusal } : {}),
   });

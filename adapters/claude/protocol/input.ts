@@ -10,7 +10,8 @@ import { argsFromAgent, claudeToolName } from "./tools.js";
  * name) and the fields hookyard has no field for. Matchers read it as `agent.<key>`.
  */
 export interface ClaudeAgentInfo {
-  name: "claude";
+  /** "claude", or the agent that speaks the same hook JSON (Codex: "codex"). */
+  name: "claude" | "codex";
   /** The event as the agent names it: PreToolUse, SubagentStop, … */
   event: string;
   /** Tool events: the agent's tool name ("Edit", "mcp__github__create_issue"); ctx.tool is ours. */
@@ -84,18 +85,39 @@ const inputSchemas: Partial<Record<Point, z.ZodObject>> = {
 export type ClaudeInputCtx = { point: Point; event: ClaudeEvent; ctx: AnyCtx } | { passthrough: true };
 
 /**
+ * An agent whose hook input is this JSON with its own table of events (Codex): its name in
+ * ctx.agent.name, and the point each of its events fires (an event it lacks passes through).
+ */
+export interface ClaudeDialect {
+  name: "claude" | "codex";
+  pointOf(event: string): Point | undefined;
+  /** Events named in the error for input with none. */
+  examples: string;
+}
+
+const claudeDialect: ClaudeDialect = {
+  name: "claude",
+  pointOf: claudeEventPoint,
+  examples: "PreToolUse, Stop",
+};
+
+/**
  * The agent's hook input as a ctx for the point its event fires. `eventName` (from the command
  * line or the URL) wins over the input's hook_event_name; an unmapped event passes through.
  */
-export function claudeInputToCtx(input: unknown, eventName?: string): ClaudeInputCtx {
+export function claudeInputToCtx(
+  input: unknown,
+  eventName?: string,
+  dialect: ClaudeDialect = claudeDialect,
+): ClaudeInputCtx {
   const checked = checkAgentInput(input, eventName, {
-    pointOf: claudeEventPoint,
+    pointOf: dialect.pointOf,
     schemas: inputSchemas,
-    examples: "PreToolUse, Stop",
+    examples: dialect.examples,
   });
   if ("passthrough" in checked) return checked;
   const { event, point, data, fields } = checked;
-  const agent = agentInfo(event, data, fields);
+  const agent = agentInfo(dialect.name, event, data, fields);
   return { point, event: event as ClaudeEvent, ctx: ctxFor(point, data, agent) };
 }
 
@@ -155,8 +177,13 @@ const agentFields: Record<string, keyof ClaudeAgentInfo> = {
   is_interrupt: "isInterrupt",
 };
 
-function agentInfo(event: string, data: Record<string, unknown>, read: string[]): ClaudeAgentInfo {
-  const agent: Record<string, unknown> = { name: "claude", event };
+function agentInfo(
+  name: ClaudeDialect["name"],
+  event: string,
+  data: Record<string, unknown>,
+  read: string[],
+): ClaudeAgentInfo {
+  const agent: Record<string, unknown> = { name, event };
   for (const [field, key] of Object.entries(agentFields)) {
     if (data[field] !== undefined && data[field] !== null) agent[key] = data[field];
   }

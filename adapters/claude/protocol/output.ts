@@ -21,6 +21,10 @@ export interface ClaudeOutcomeOptions {
   event?: string;
   /** Why a continue at turn_after is not passed on (the cap on consecutive continues); unset lets it through. */
   continueRefusal?: string;
+  /** The agent's name in what the answer says (default "Claude Code"; Codex reads the same JSON). */
+  title?: string;
+  /** Another agent's own answer at some points (Codex takes a rewritten result otherwise). */
+  pointOutput?: PointOutput;
 }
 
 /** No hook had anything to say, or the event is not one hookyard maps. */
@@ -45,7 +49,7 @@ export function stopHookActive(input: unknown): boolean {
 }
 
 /** The answer being put together: the body's fields, hookSpecificOutput's, and lines for the user. */
-interface Draft {
+export interface ClaudeDraft {
   event: string;
   sent: Record<string, unknown>;
   body: Record<string, unknown>;
@@ -59,10 +63,14 @@ interface Draft {
   injectsUsed: boolean;
 }
 
+type Draft = ClaudeDraft;
+
+export type PointOutput = Partial<
+  Record<Point, (draft: ClaudeDraft, outcome: ChainOutcome, options: ClaudeOutcomeOptions) => void>
+>;
+
 /** What each point's own effects (block, ask, rewrite, continue) become; inject and notice are common. */
-const pointOutput: Partial<
-  Record<Point, (draft: Draft, outcome: ChainOutcome, options: ClaudeOutcomeOptions) => void>
-> = {
+export const claudePointOutput: PointOutput = {
   tool_before(draft, outcome) {
     const { specific, rewriters, blockReason, sent } = draft;
     if (blockReason !== undefined) {
@@ -107,20 +115,20 @@ const pointOutput: Partial<
     draft.body.stopReason = capText(why);
     draft.notes.push(why);
   },
-  turn_before(draft) {
+  turn_before(draft, _outcome, options) {
     if (draft.blockReason !== undefined) {
       draft.body.decision = "block";
       draft.body.reason = draft.blockReason;
     } else if (draft.rewriters.length > 0) {
       draft.notes.push(
-        `hookyard: hook ${hookNames(draft.rewriters)} rewrote the prompt, which Claude Code cannot change once submitted: it goes on as typed`,
+        `hookyard: hook ${hookNames(draft.rewriters)} rewrote the prompt, which ${options.title ?? "Claude Code"} cannot change once submitted: it goes on as typed`,
       );
     }
   },
   turn_after(draft, outcome, options) {
     if (outcome.continues.length === 0) return;
     const refusal = stopHookActive(draft.sent)
-      ? "Claude Code is already going on because a stop hook asked it to (stop_hook_active)"
+      ? `${options.title ?? "Claude Code"} is already going on because a stop hook asked it to (stop_hook_active)`
       : options.continueRefusal;
     if (refusal !== undefined) {
       const hooks = hookNames(outcome.continues.map((c) => c.hook));
@@ -163,14 +171,17 @@ export function claudeOutcome(
         : undefined,
     injectsUsed: false,
   };
-  pointOutput[point]?.(draft, outcome, options);
+  (options.pointOutput?.[point] ?? claudePointOutput[point])?.(draft, outcome, options);
   const { event, body, specific } = draft;
 
   const warnings: string[] = [];
   if (outcome.injects.length > 0 && !draft.injectsUsed) {
     const hooks = hookNames(outcome.injects.map((i) => i.hook));
     if (contextEvents.has(event)) specific.additionalContext = capText(injectText(outcome.injects));
-    else warnings.push(`inject from hook ${hooks} dropped: Claude Code takes no context at ${event}`);
+    else
+      warnings.push(
+        `inject from hook ${hooks} dropped: ${options.title ?? "Claude Code"} takes no context at ${event}`,
+      );
   }
   const failures = outcome.warnings
     .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)

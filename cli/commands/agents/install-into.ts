@@ -6,13 +6,20 @@ import { portOption } from "../../port-option.js";
 export default {
   name: "install-into",
   summary: "Route a coding agent's hooks to hookyard, in that agent's settings file",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
+  args: [
+    { name: "<agent>", description: "the agent: claude (Claude Code), gemini (Gemini CLI) or codex (Codex)" },
+  ],
   options: [
     {
       flags: "--project",
-      description: "write the project's .claude/settings.json (.gemini/ for gemini; the default)",
+      description:
+        "write the project's .claude/settings.json (.gemini/ for gemini, .codex/hooks.json for codex; the default)",
     },
-    { flags: "--user", description: "write ~/.claude/settings.json (~/.gemini/ for gemini; every project)" },
+    {
+      flags: "--user",
+      description:
+        "write ~/.claude/settings.json (~/.gemini/ for gemini, $CODEX_HOME/hooks.json for codex; every project)",
+    },
     {
       flags: "--http",
       description:
@@ -31,6 +38,10 @@ export default {
     "For gemini: one command hook per mapped event (BeforeTool, AfterTool, BeforeAgent, AfterAgent,",
     "SessionStart, SessionEnd, PreCompress, Notification) in .gemini/settings.json, running",
     "`hookyard exec --profile gemini <Event>`; Gemini CLI has no http hooks, so no --http.",
+    "",
+    "For codex: one command hook per mapped event (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart,",
+    "SessionEnd, PreCompact) in .codex/hooks.json ($CODEX_HOME/hooks.json with --user), running",
+    "`hookyard exec --profile codex <Event>`. Codex runs them only once you trust them in its /hooks panel.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");

@@ -1,3 +1,4 @@
+import type { CodexInstall } from "../../../adapters/codex/settings/install-state.js";
 import type { DaemonStatus } from "../../../adapters/daemon/status.js";
 import type { LoadProblem } from "../../../core/errors.js";
 import type { Hooks, ListedHook } from "../../../runner/load/load-hooks.js";
@@ -24,21 +25,26 @@ export default {
     "until fixed), left out (could not load, and hookyard.json gives it onError open), quarantined (a",
     "sandboxed hook that kept killing its isolate: it does not run until the daemon restarts).",
     "When the daemon is up, its own view is shown: what it has loaded is what answers the agent.",
-    "Exit 0 when every hook is in force, 1 when one is not.",
+    "Codex: hookyard's entries in .codex/hooks.json (and $CODEX_HOME/hooks.json) that Codex has not trusted",
+    "yet, which it silently does not run. Exit 0 when every hook is in force, 1 when one is not.",
   ].join("\n"),
   async run(context, _args, options) {
     const { findWorkspaceRoot } = await import("../../../workspace/root.js");
     const { daemonStatus } = await import("../../../adapters/daemon/status.js");
     const root = await findWorkspaceRoot(context.cwd);
     const daemon = await daemonStatus(root, { env: context.env });
+    const { codexInstalls } = await import("../../../adapters/codex/settings/install-state.js");
     const hooks = daemon.running ? fromDaemon(daemon) : await fromWorkspace(root);
     const off = hooks.states.filter((hook) => hook.state !== "loaded");
+    const codex = await codexInstalls(root, context.env);
+    const untrusted = codex.some((install) => install.untrusted.length > 0);
     if (options.json) {
-      context.stdout.write(`${JSON.stringify({ root, daemon, hooks: hooks.states }, null, 2)}\n`);
-      return off.length > 0 || hooks.loadError ? 1 : 0;
+      context.stdout.write(`${JSON.stringify({ root, daemon, hooks: hooks.states, codex }, null, 2)}\n`);
+      return off.length > 0 || hooks.loadError || untrusted ? 1 : 0;
     }
     context.stdout.write(`workspace  ${root}\n`);
     context.stdout.write(`daemon     ${daemonLine(daemon)}\n`);
+    for (const install of codex) context.stdout.write(`codex      ${codexLine(install)}\n`);
     if (hooks.loadError) {
       context.stdout.write(`\nno hook is in force: ${hooks.loadError}\n`);
       return 1;
@@ -59,9 +65,17 @@ export default {
         ? "\nevery hook is in force\n"
         : `\n${off.length} hook(s) not in force; \`hookyard list\` shows the chains\n`,
     );
-    return off.length > 0 ? 1 : 0;
+    return off.length > 0 || untrusted ? 1 : 0;
   },
 } satisfies Command;
+
+/** Codex runs no hook it has not trusted, and says nothing: that must not look installed. */
+function codexLine(install: CodexInstall): string {
+  if (install.untrusted.length === 0) {
+    return `hookyard's ${install.entries} hooks in ${install.file} are trusted by Codex`;
+  }
+  return `NOT TRUSTED: Codex has not trusted hookyard's hooks in ${install.file} (${install.untrusted.join(", ")}; no trust recorded in ${install.config}), so it does not run them: start codex there and trust them in /hooks`;
+}
 
 function daemonLine(daemon: DaemonStatus): string {
   if (!daemon.running) {

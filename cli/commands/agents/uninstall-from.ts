@@ -3,13 +3,19 @@ import type { Command } from "../../command.js";
 export default {
   name: "uninstall-from",
   summary: "Remove what install-into added to a coding agent's settings file, and nothing else",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
+  args: [
+    { name: "<agent>", description: "the agent: claude (Claude Code), gemini (Gemini CLI) or codex (Codex)" },
+  ],
   options: [
     {
       flags: "--project",
-      description: "the project's .claude/settings.json (.gemini/ for gemini; the default)",
+      description:
+        "the project's .claude/settings.json (.gemini/ for gemini, .codex/hooks.json for codex; the default)",
     },
-    { flags: "--user", description: "~/.claude/settings.json (~/.gemini/ for gemini)" },
+    {
+      flags: "--user",
+      description: "~/.claude/settings.json (~/.gemini/ for gemini, $CODEX_HOME/hooks.json for codex)",
+    },
     { flags: "--dry-run", description: "print the change as a diff and write nothing" },
   ],
   async run(context, args, options) {
