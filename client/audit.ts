@@ -21,6 +21,14 @@ export interface PackageAudit {
   deprecated: string | null;
   /** The highest version newer than the installed one that is not yanked, not a prerelease and in no advisory's range. */
   fixedIn: string | null;
+  /** The package's range in hookyard.json (null: none there), and whether `fixedIn` is outside it: `update --latest` then. */
+  range: string | null;
+  fixedOutsideRange: boolean;
+}
+
+/** Whether an advisory names a version (a prerelease too, when its range reaches it). */
+export function advisoryAffects(advisory: Pick<Advisory, "range">, version: string): boolean {
+  return semver.satisfies(version, advisory.range, { includePrerelease: true });
 }
 
 /** Judges one lock entry against its registry's package document and advisories. */
@@ -30,6 +38,7 @@ export function auditPackage(
   registry: string,
   document: PackageDocument,
   advisories: readonly Advisory[],
+  range: string | null,
 ): PackageAudit {
   const installed = document.versions[entry.version];
   if (!installed) {
@@ -38,10 +47,8 @@ export function auditPackage(
       `${name}@${entry.version} from hookyard.lock is not in the registry at ${registry} (the registry it was installed from); reinstall it with \`hookyard install ${name}\``,
     );
   }
-  const affects = (version: string, advisory: Advisory) =>
-    semver.satisfies(version, advisory.range, { includePrerelease: true });
   const findings: Finding[] = advisories
-    .filter((a) => affects(entry.version, a))
+    .filter((a) => advisoryAffects(a, entry.version))
     .map(({ severity, id, range, text }) => ({ kind: "advisory", severity, id, range, text }));
   if (installed.yanked) {
     findings.push({ kind: "yanked", severity: yankedSeverity, reason: installed.yankedReason });
@@ -55,9 +62,19 @@ export function auditPackage(
           semver.valid(v.version) !== null &&
           semver.prerelease(v.version) === null &&
           semver.gt(v.version, entry.version) &&
-          !advisories.some((a) => affects(v.version, a)),
+          !advisories.some((a) => advisoryAffects(a, v.version)),
       )
       .map((v) => v.version)
       .sort(semver.rcompare)[0] ?? null;
-  return { name, version: entry.version, registry, findings, deprecated: installed.deprecated, fixedIn };
+  const fixedOutsideRange = fixedIn !== null && range !== null && !semver.satisfies(fixedIn, range);
+  return {
+    name,
+    version: entry.version,
+    registry,
+    findings,
+    deprecated: installed.deprecated,
+    fixedIn,
+    range,
+    fixedOutsideRange,
+  };
 }

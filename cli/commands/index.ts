@@ -14,6 +14,7 @@ import info from "./packages/info.js";
 import install from "./packages/install.js";
 import login from "./packages/login.js";
 import newCommand from "./packages/new.js";
+import outdated from "./packages/outdated.js";
 import pack from "./packages/pack.js";
 import publish from "./packages/publish.js";
 import revoke from "./packages/revoke.js";
@@ -37,6 +38,7 @@ export const commands: Array<Command | CommandGroup> = [
   info,
   install,
   update,
+  outdated,
   uninstall,
   list,
   status,

@@ -1,11 +1,11 @@
-import semver from "semver";
 import type { Trust } from "../../core/hook.js";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import { type RegistryFlags, registryAccess } from "../access/registry-access.js";
 import type { ClientContext } from "../context.js";
+import { noticeAdvisories } from "./advisory-notices.js";
 import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
 import { installVersion } from "./install-version.js";
-import { type PackageSpec, resolveVersion } from "./package-spec.js";
+import { type PackageSpec, resolveVersion, savedRange } from "./package-spec.js";
 import type { InstallTransaction } from "./transaction.js";
 
 export interface InstallResult {
@@ -46,6 +46,7 @@ export async function installPackage(
     context.notice?.({ level: "warning", text: `${id} is deprecated: ${version.deprecated}` });
   if (version.yanked)
     context.notice?.({ level: "warning", text: `${id} is yanked: ${version.yankedReason ?? ""}` });
+  await noticeAdvisories(context, client, spec.name, version.version);
   // Checked against the registry's word before downloading, and against the verified manifest after.
   if (!how.trust) checkGrantsWithin(id, how.grants, version.capabilities);
   const installed = await installVersion(context, tx, client, version, how.acceptKey);
@@ -69,8 +70,10 @@ export async function installPackage(
   }
   const trust: Trust = how.trust ? "trusted" : "sandboxed";
   tx.lock.packages[spec.name] = { ...installed.entry, trust, grants };
-  const range = spec.range ?? (semver.prerelease(version.version) ? version.version : `^${version.version}`);
-  tx.config.data.community = { ...tx.config.data.community, [spec.name]: range };
+  tx.config.data.community = {
+    ...tx.config.data.community,
+    [spec.name]: savedRange(spec.range, version.version),
+  };
   return {
     name: spec.name,
     version: version.version,

@@ -64,3 +64,36 @@ export function resolveVersion(document: PackageDocument, range: string | undefi
       : `no version of ${document.name} satisfies ${range} (versions: ${available || "none"}); yanked versions are only installed when named exactly`,
   );
 }
+
+/** The newest version `install` would take with no range: the highest neither yanked nor a prerelease. */
+export function latestVersion(document: PackageDocument): RegistryVersion | undefined {
+  return Object.values(document.versions)
+    .filter((v) => !v.yanked && semver.prerelease(v.version) === null)
+    .sort((a, b) => semver.rcompare(a.version, b.version))[0];
+}
+
+/**
+ * The range hookyard.json records for an installed version, as npm saves one: `^1.2.3` for a plain
+ * release (also when it was named exactly: `guard@1.2.3`), so updates can move; the version itself
+ * for a prerelease, or when pinned with `=` (`guard@=1.2.3`); any other range as written.
+ */
+export function savedRange(asked: string | undefined, installed: string): string {
+  if (semver.prerelease(installed) !== null) return asked ?? installed;
+  if (asked === undefined || (semver.valid(asked) !== null && !asked.trim().startsWith("="))) {
+    return `^${installed}`;
+  }
+  return asked;
+}
+
+/** What `update` moves to within a range: as `resolveVersion`, but none when every version it allows is yanked. */
+export function newestInRange(
+  document: PackageDocument,
+  range: string | undefined,
+): RegistryVersion | undefined {
+  try {
+    return resolveVersion(document, range);
+  } catch (error) {
+    if (error instanceof ClientError && error.code === "CLI_ERR_NO_MATCHING_VERSION") return undefined;
+    throw error;
+  }
+}

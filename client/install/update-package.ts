@@ -2,11 +2,12 @@ import semver from "semver";
 import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import { type RegistryFlags, registryAccess } from "../access/registry-access.js";
 import type { ClientContext } from "../context.js";
+import { noticeAdvisories } from "./advisory-notices.js";
 import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
 import { registryOfResolved } from "./install-from-lock.js";
 import { installVersion } from "./install-version.js";
 import { installedEntry } from "./installed.js";
-import { resolveVersion } from "./package-spec.js";
+import { latestVersion, newestInRange, savedRange } from "./package-spec.js";
 import type { InstallTransaction } from "./transaction.js";
 
 export interface UpdateHow extends RegistryFlags {
@@ -16,6 +17,8 @@ export interface UpdateHow extends RegistryFlags {
   yes?: boolean;
   /** Re-pin the registry's signing key to this key id. */
   acceptKey?: string;
+  /** Move to the newest version whatever the range, and record `^<it>` as the new range (npm's `install <name>@latest`). */
+  latest?: boolean;
 }
 
 export interface UpdateOutcome {
@@ -24,10 +27,14 @@ export interface UpdateOutcome {
   to?: string;
   /** Capabilities the new version asks for that were not granted, when the update was refused for them. */
   refused?: string[];
+  /** With no move: the range in hookyard.json, and a newer version outside it (`--latest` takes it). */
+  range?: string;
+  latest?: string;
 }
 
 /**
- * `hookyard update`, one package: moves it to the highest version its range allows, keeping the
+ * `hookyard update`, one package: moves it to the highest version its range allows (or, with
+ * `latest`, the newest, widening the range to it), keeping the
  * grants the new version still asks for, and refuses (leaving the old version) one that asks for
  * something new that was not granted.
  */
@@ -44,9 +51,25 @@ export async function updatePackage(
     { ...options, registry: options.registry ?? registryOfResolved(previous.resolved) },
     { workspace: tx.config, signal: tx.signal },
   );
-  const version = resolveVersion(await client.packageDocument(name), range);
-  if (!semver.gt(version.version, previous.version)) return { name, from: previous.version };
+  const document = await client.packageDocument(name);
+  const version = options.latest ? latestVersion(document) : newestInRange(document, range);
+  if (!version || !semver.gt(version.version, previous.version)) {
+    const newest = latestVersion(document)?.version;
+    return newest && semver.gt(newest, previous.version)
+      ? { name, from: previous.version, range, latest: newest }
+      : { name, from: previous.version };
+  }
+  // Only once it moves: a refused update leaves hookyard.json's range as it was.
+  const widenRange = () => {
+    if (options.latest) {
+      tx.config.data.community = {
+        ...tx.config.data.community,
+        [name]: savedRange(undefined, version.version),
+      };
+    }
+  };
   const id = `${name}@${version.version}`;
+  await noticeAdvisories(context, client, name, version.version);
   const installed = await installVersion(context, tx, client, version, options.acceptKey);
   if (previous.trust === "trusted") {
     context.notice?.({
@@ -54,6 +77,7 @@ export async function updatePackage(
       text: `${name} stays trusted: ${version.version} runs in-process too`,
     });
     tx.lock.packages[name] = { ...installed.entry, trust: "trusted", grants: [] };
+    widenRange();
     return { name, from: previous.version, to: version.version };
   }
   const given = checkGrantsWithin(id, options.grant ?? [], installed.requested);
@@ -83,5 +107,6 @@ export async function updatePackage(
     },
   );
   tx.lock.packages[name] = { ...installed.entry, trust: "sandboxed", grants: granted };
+  widenRange();
   return { name, from: previous.version, to: version.version };
 }

@@ -27,9 +27,13 @@ export default {
     const { lockFileName, readLockfile } = await import("../../../workspace/lockfile.js");
     const level = options.level as Severity;
     const root = await findWorkspaceRoot(context.cwd);
+    const { readWorkspaceConfigFile } = await import("../../../client/workspace-config.js");
     const lock = await readLockfile(root);
+    const ranges = (await readWorkspaceConfigFile(root)).data.community ?? {};
     const entries = Object.entries(lock?.packages ?? {});
-    const audits = (await auditAll(entries)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const audits = (await auditAll(entries, ranges)).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     const findings = audits.flatMap((a) => a.findings);
     const failed = findings.some((f) => atLeast(f.severity, level));
     if (options.json) {
@@ -49,7 +53,10 @@ export default {
 } satisfies Command;
 
 /** Asks each package's own registry, one advisories request per registry; any failure stops the audit. */
-async function auditAll(entries: Array<[string, LockEntry]>): Promise<PackageAudit[]> {
+async function auditAll(
+  entries: Array<[string, LockEntry]>,
+  ranges: Readonly<Record<string, string>>,
+): Promise<PackageAudit[]> {
   const { auditPackage } = await import("../../../client/audit.js");
   const { RegistryClient } = await import("../../../client/registry-client.js");
   const byRegistry = new Map<string, Array<[string, LockEntry]>>();
@@ -67,7 +74,7 @@ async function auditAll(entries: Array<[string, LockEntry]>): Promise<PackageAud
         ),
       ]);
       return audits.map(({ name, entry, document }) =>
-        auditPackage(name, entry, registry, document, advisories[name] ?? []),
+        auditPackage(name, entry, registry, document, advisories[name] ?? [], ranges[name] ?? null),
       );
     }),
   );
@@ -108,6 +115,9 @@ function writeReport(context: CliContext, audits: readonly PackageAudit[], level
 }
 
 function remedy(audit: PackageAudit): string {
+  if (audit.fixedIn && audit.fixedOutsideRange) {
+    return `hookyard update ${audit.name} --latest (${audit.fixedIn} is not yanked and no advisory names it; it is outside the range ${audit.range} in hookyard.json, which --latest widens to ^${audit.fixedIn})`;
+  }
   if (audit.fixedIn) {
     return `hookyard update ${audit.name} (${audit.fixedIn} is not yanked and no advisory names it)`;
   }

@@ -18,13 +18,19 @@ export default {
       flags: "--yes",
       description: "ask nothing: an update that requests new capabilities not named by --grant is refused",
     },
+    {
+      flags: "--latest",
+      description:
+        "move to the newest version even outside the range in hookyard.json, and widen it to ^<newest>",
+    },
     { flags: "--accept-key <keyId>", description: "re-pin the registry's signing key to this key id" },
     registryOption,
     { flags: "--json", description: "print what changed as JSON" },
   ],
   help: [
     "Each package moves to the highest version that satisfies its range in hookyard.json, is not yanked",
-    "and is not a prerelease. Grants carry over as far as the new version still asks for them. A",
+    "and is not a prerelease; with --latest, to the highest of all versions, and its range becomes",
+    "^<that version>. `hookyard outdated` shows both for every package. Grants carry over as far as the new version still asks for them. A",
     "capability the new version asks for and the old one did not is never inherited: on a terminal you",
     "are asked; with --yes or without a terminal the update is refused unless --grant names it, and the",
     "old version stays installed (exit 3).",
@@ -37,6 +43,7 @@ export default {
       registry: options.registry,
       grant: (options.grant as string[] | undefined) ?? [],
       yes: Boolean(options.yes),
+      latest: Boolean(options.latest),
       ...(typeof options.acceptKey === "string" ? { acceptKey: options.acceptKey } : {}),
     });
     const refused = outcomes.filter((o) => o.refused);
@@ -54,7 +61,11 @@ export default {
           );
           context.stderr.write(`${renderError(error).line}\n`);
         } else if (o.to) context.stdout.write(`updated ${o.name} ${o.from} → ${o.to}\n`);
-        else context.stdout.write(`${o.name}@${o.from} is up to date\n`);
+        else if (o.latest) {
+          context.stdout.write(
+            `${o.name}@${o.from} is the newest version ${o.range} allows; ${o.latest} is outside that range: hookyard update ${o.name} --latest\n`,
+          );
+        } else context.stdout.write(`${o.name}@${o.from} is up to date\n`);
       }
     }
     return refused.length > 0 ? exitCodes.security : exitCodes.ok;

@@ -66,7 +66,9 @@ describe("hookyard update", () => {
     expect(result.code).toBe(0);
     expect((await lockOf(ws)).packages.guard).toMatchObject({ version: "1.2.0", grants: [] });
     const again = await cli(ws, "update", "--yes");
-    expect(again.stdout).toContain("guard@1.2.0 is up to date");
+    expect(again.stdout).toContain(
+      "guard@1.2.0 is the newest version ^1.0.0 allows; 2.0.0 is outside that range: hookyard update guard --latest",
+    );
   });
 
   it("names what is installed when asked for something that is not", async () => {
