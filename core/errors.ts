@@ -22,6 +22,7 @@ const messages = {
   RUN_ERR_SANDBOX: "A sandboxed hook failed in the sandbox (memory, crash, result, quarantine)",
   RUN_ERR_LOCK_INVALID: "hookyard.lock is invalid",
   RUN_ERR_STORE_MISMATCH: "A community hook's bytes in the store do not match the lockfile",
+  RUN_ERR_NOT_INSTALLED: "A community hook in the lockfile is not in the store yet",
   RUN_ERR_AGENT_INPUT: "A coding agent's hook input is not what its protocol sends",
 } as const;
 

@@ -1,6 +1,6 @@
 import type { LoadProblem } from "../../core/errors.js";
 import type { ListedHook } from "../../runner/load/load-hooks.js";
-import { brokenReason, leftOutWhy } from "../../runner/load/not-in-force.js";
+import { brokenReason, leftOutWhy, notInstalledLine } from "../../runner/load/not-in-force.js";
 import type { Logger } from "../../runner/logger.js";
 import type { CliContext, Command } from "../command.js";
 import { loadWorkspaceHooks } from "../load-hooks.js";
@@ -67,15 +67,19 @@ export default {
 
 /** The hooks that did not load, each with why and the fix: broken ones block, opted-out ones are left out. */
 function notInForce(problems: readonly LoadProblem[], standIns: ReadonlySet<string>): string {
-  const lines = problems.map((problem) => {
-    const what = problem.setting ? `setting "${problem.name}"` : `hook "${problem.name}"`;
-    const state = problem.setting
-      ? "ignored"
-      : standIns.has(problem.name)
-        ? "broken"
-        : `left out (${leftOutWhy(problem)})`;
-    return `  ${state}: ${what} ${brokenReason(problem)}\n`;
-  });
+  const notInstalled = problems.filter((problem) => problem.code === "RUN_ERR_NOT_INSTALLED");
+  const lines = problems
+    .filter((problem) => !notInstalled.includes(problem))
+    .map((problem) => {
+      const what = problem.setting ? `setting "${problem.name}"` : `hook "${problem.name}"`;
+      const state = problem.setting
+        ? "ignored"
+        : standIns.has(problem.name)
+          ? "broken"
+          : `left out (${leftOutWhy(problem)})`;
+      return `  ${state}: ${what} ${brokenReason(problem)}\n`;
+    });
+  if (notInstalled.length > 0) lines.unshift(`  not installed: ${notInstalledLine(notInstalled, [])}\n`);
   return `\nnot in force\n${lines.join("")}`;
 }
 

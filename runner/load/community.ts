@@ -128,9 +128,9 @@ async function verifiedManifest(dir: string, name: string, entry: LockEntry): Pr
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new Refusal(
-      "RUN_ERR_STORE_MISMATCH",
+      "RUN_ERR_NOT_INSTALLED",
       dir,
-      `${name}@${entry.version} is in hookyard.lock but its store folder ${dir} is missing; run \`hookyard install\` to fetch it`,
+      `${name}@${entry.version} is in hookyard.lock but not in the store (a fresh clone, before \`hookyard install\`); run \`hookyard install\` to fetch it`,
     );
   }
   const file = join(dir, "package.json");

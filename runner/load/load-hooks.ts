@@ -19,6 +19,7 @@ import { trustedApi } from "../trusted-api.js";
 import { brokenHook } from "./broken-hook.js";
 import { type CommunityHookConfig, type CommunityHooks, loadCommunityHooks } from "./community.js";
 import { type HookOverride, readWorkspaceConfig } from "./config.js";
+import { notInstalledLine } from "./not-in-force.js";
 import { loadWorkspaceHooks } from "./workspace.js";
 
 export { findWorkspaceRoot } from "../../workspace/root.js";
@@ -275,11 +276,20 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       );
     }
   }
+  const notInstalled: LoadProblem[] = [];
+  const notInstalledPoints = new Set<Point>();
   for (const problem of problems) {
     problem.onError ??= config.overrides.get(problem.name)?.onError;
     const standIn = brokenHook(problem, origins.get(problem) ?? "workspace");
     if (standIn) rules.push(standIn);
-    logger.error(problemLine(problem, standIn?.points, configFile));
+    if (problem.code === "RUN_ERR_NOT_INSTALLED") {
+      notInstalled.push(problem);
+      for (const point of standIn?.points ?? []) notInstalledPoints.add(point);
+    } else logger.error(problemLine(problem, standIn?.points, configFile));
+  }
+  if (notInstalled.length > 0) {
+    const at = points.filter((point) => notInstalledPoints.has(point));
+    logger.error(`RUN_ERR_NOT_INSTALLED: ${notInstalledLine(notInstalled, at)}`);
   }
   if (options.prestart !== false && rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
   const dispatcher = new Dispatcher(rules, {

@@ -320,7 +320,7 @@ export default defineHook({
     expect(hooks.problems).toMatchObject([
       {
         name: "alpha",
-        code: "RUN_ERR_STORE_MISMATCH",
+        code: "RUN_ERR_NOT_INSTALLED",
         file: store.alpha,
         message: expect.stringContaining("run `hookyard install`"),
       },
