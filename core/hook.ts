@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { FetchResult } from "../sandbox/broker/net.js";
 import type { ExecResult } from "../sandbox/broker/process.js";
 import type { FileStat } from "../sandbox/file-stat.js";
+import { closestName } from "./closest-name.js";
 import type { CtxOf, Point } from "./events.js";
 import { points } from "./events.js";
 
@@ -112,8 +113,16 @@ export const hookDefinitionSchema = hookSettingsSchema.extend({
   on: z
     .record(z.string(), z.unknown())
     .refine((on) => Object.keys(on).length > 0, "`on` must handle at least one point")
-    .refine((on) => Object.keys(on).every((k) => (points as string[]).includes(k)), {
-      message: `\`on\` keys must be points: ${points.join(", ")}`,
+    .superRefine((on, context) => {
+      // Each key that is not a point by name, with the point it most likely meant.
+      for (const key of Object.keys(on).filter((k) => !(points as string[]).includes(k))) {
+        const meant = closestName(key, points);
+        context.addIssue({
+          code: "custom",
+          path: [key],
+          message: `${JSON.stringify(key)} is not a point${meant ? `: did you mean ${meant}?` : ""} (the points: ${points.join(", ")})`,
+        });
+      }
     })
     .refine(
       (on) => Object.values(on).every((v) => typeof v === "function"),

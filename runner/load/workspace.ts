@@ -93,6 +93,12 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
     // Errors name the bundle in the cache; the user knows the hook file.
     throw new RunnerError("RUN_ERR_HOOK_LOAD", errorText(error).replaceAll(cached, file), { cause: error });
   }
+  if (module.default === undefined) {
+    throw new RunnerError(
+      "RUN_ERR_HOOK_INVALID",
+      "it has no default export: a hook file ends with `export default defineHook({ name, on: { <point>(ctx) { … } } })`",
+    );
+  }
   const parsed = hookDefinitionSchema.safeParse(module.default);
   if (!parsed.success) {
     throw new RunnerError(
