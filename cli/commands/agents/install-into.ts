@@ -6,7 +6,7 @@ import { portOption } from "../../port-option.js";
 export default {
   name: "install-into",
   summary: "Route a coding agent's hooks to hookyard, in that agent's settings file",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
+  args: [{ name: "<agent>", description: "the agent: claude (Claude Code), gemini (Gemini CLI) or pi (Pi)" }],
   options: [
     {
       flags: "--project",
@@ -31,9 +31,26 @@ export default {
     "For gemini: one command hook per mapped event (BeforeTool, AfterTool, BeforeAgent, AfterAgent,",
     "SessionStart, SessionEnd, PreCompress, Notification) in .gemini/settings.json, running",
     "`hookyard exec --profile gemini <Event>`; Gemini CLI has no http hooks, so no --http.",
+    "",
+    "For pi: Pi has no hook settings, only extensions: hookyard's extension goes in .pi/extensions/hookyard/",
+    "(~/.pi/agent/extensions/ with --user), and runs `hookyard exec --profile pi <event>` for each event.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");
+    const { agentExtensionNamed } = await import("../../../adapters/agent-extension.js");
+    const extension = agentExtensionNamed(args[0]);
+    if (extension !== undefined) {
+      if (options.http || options.port !== undefined) {
+        throw new CliError(
+          "CLI_ERR_USAGE",
+          `${extension.title} runs hookyard from an extension: no --http`,
+          exitCodes.usage,
+        );
+      }
+      const { installExtensionInto } = await import("../../agent-settings/install-extension.js");
+      const scope = scopeOf(options);
+      return installExtensionInto(context, { agent: extension, scope, dryRun: Boolean(options.dryRun) });
+    }
     const agent = checkAgent(args[0]);
     if (options.port !== undefined && !options.http) {
       throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);

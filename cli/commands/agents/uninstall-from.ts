@@ -3,7 +3,7 @@ import type { Command } from "../../command.js";
 export default {
   name: "uninstall-from",
   summary: "Remove what install-into added to a coding agent's settings file, and nothing else",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
+  args: [{ name: "<agent>", description: "the agent: claude (Claude Code), gemini (Gemini CLI) or pi (Pi)" }],
   options: [
     {
       flags: "--project",
@@ -14,6 +14,13 @@ export default {
   ],
   async run(context, args, options) {
     const { checkAgent, scopeOf, uninstallFrom } = await import("../../agent-settings/install-into.js");
+    const { agentExtensionNamed } = await import("../../../adapters/agent-extension.js");
+    const extension = agentExtensionNamed(args[0]);
+    if (extension !== undefined) {
+      const { uninstallExtensionFrom } = await import("../../agent-settings/install-extension.js");
+      const scope = scopeOf(options);
+      return uninstallExtensionFrom(context, { agent: extension, scope, dryRun: Boolean(options.dryRun) });
+    }
     const agent = checkAgent(args[0]);
     return uninstallFrom(context, { agent, scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
   },
