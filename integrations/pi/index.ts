@@ -149,6 +149,28 @@ function sessionId(ctx: PiContext): string {
   }
 }
 
+/**
+ * A run's messages with their text parts alone: what a stop check reads, without the images and
+ * tool-call arguments that could take a long session's input past hookyard's limit (8 MB).
+ */
+function textOnly(
+  messages: unknown,
+): Array<{ role: unknown; content: Array<{ type: "text"; text: string }> }> {
+  if (!Array.isArray(messages)) return [];
+  return messages.map((message: { role?: unknown; content?: unknown }) => ({
+    role: message?.role,
+    content:
+      typeof message?.content === "string"
+        ? [{ type: "text" as const, text: message.content }]
+        : Array.isArray(message?.content)
+          ? message.content.filter(
+              (part: { type?: unknown; text?: unknown }) =>
+                part?.type === "text" && typeof part.text === "string",
+            )
+          : [],
+  }));
+}
+
 const refusedBecause = (what: string, why: string) =>
   `hookyard could not answer, so this ${what} is refused: ${why}`;
 
@@ -262,7 +284,7 @@ export default function hookyard(pi: PiApi): void {
   });
 
   pi.on("agent_end", async (event, ctx) => {
-    const answer = await observe("agent_end", { messages: event.messages, continued }, ctx);
+    const answer = await observe("agent_end", { messages: textOnly(event.messages), continued }, ctx);
     continued = false;
     if (typeof answer.continue === "string") {
       continued = true;

@@ -225,6 +225,30 @@ describe.skipIf(!pi.ok)(`Pi ${piPackage.version} (real agent), when hookyard can
     await promptRefused(ws, "could not be loaded (fix");
   });
 
+  it("a guard that crashes (onError block): the bash call is denied, the model told why", {
+    timeout,
+  }, async () => {
+    const ws = await workspace({
+      guard: false,
+      files: {
+        ".hookyard/hooks/crasher.mjs":
+          'export default { name: "crasher", on: { tool_before() { throw new Error("the guard crashed"); } } };',
+        "hookyard.json": { hooks: { crasher: { onError: "block" } } },
+      },
+    });
+    const { request, say } = await drive(ws, [bash("rm victim.txt")]);
+    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+    expect(request(1), say).toContain("the guard crashed");
+  });
+
+  it("a workspace that does not load (hookyard.json not JSON): the prompt is refused", {
+    timeout,
+  }, async () => {
+    const ws = await workspace();
+    await writeFiles(ws.root, { "hookyard.json": "{ not json" });
+    await promptRefused(ws, "RUN_ERR_CONFIG_INVALID");
+  });
+
   it("hookyard cannot be run at all (its node is gone): the prompt is refused, saying hookyard could not answer", {
     timeout,
   }, async () => {
