@@ -288,7 +288,14 @@ export default function hookyard(pi: PiApi): void {
     continued = false;
     if (typeof answer.continue === "string") {
       continued = true;
-      pi.sendUserMessage(answer.continue, { deliverAs: "followUp" });
+      try {
+        pi.sendUserMessage(answer.continue, { deliverAs: "followUp" });
+      } catch (error) {
+        // `pi -p` ends when its run does, without waiting for agent_end's extensions: by now the
+        // session may be gone, and the continue with it.
+        continued = false;
+        process.stderr.write(`hookyard: the continue could not be sent (${(error as Error).message})\n`);
+      }
     }
   });
 

@@ -11,7 +11,7 @@ import {
   type Step,
   startAnthropicModel,
 } from "./harness/fake-model/anthropic.js";
-import { installPi, piPackage, runPi } from "./harness/pi.js";
+import { installPi, piPackage, runPi, runPiSession } from "./harness/pi.js";
 
 /**
  * hookyard behind the real Pi coding agent (pinned in harness/pi.ts, installed by the test itself
@@ -110,18 +110,25 @@ async function workspace(options: { guard?: boolean; files?: Record<string, stri
   return { root, env } satisfies Workspace;
 }
 
-/** One `pi -p` in the workspace against a fresh fake model scripted with `script`. */
-async function drive(ws: Workspace, script: Step[], prompt = "Do the task.") {
+/**
+ * One `pi -p` in the workspace against a fresh fake model scripted with `script`; with `session`,
+ * the prompt in an open session (`--mode rpc`) that ends once the model has had `session.turns`
+ * requests.
+ */
+async function drive(ws: Workspace, script: Step[], prompt = "Do the task.", session?: { turns: number }) {
   const model = await startAnthropicModel(script);
   models.push(model);
-  const run = await runPi({
+  const options = {
     script: pi.script as string,
     cwd: ws.root,
     prompt,
     modelUrl: model.url,
     env: ws.env,
     timeoutMs: 150_000,
-  });
+  };
+  const run = session
+    ? await runPiSession({ ...options, done: () => model.turns().length >= session.turns })
+    : await runPi(options);
   const turns = model.turns();
   const request = (n: number) => (turns[n] === undefined ? "" : requestText(turns[n]));
   const all = () => model.requests.map((r) => r.text).join("\n");
@@ -203,9 +210,18 @@ describe.skipIf(!pi.ok)(`Pi ${piPackage.version} (real agent), route exec`, () =
     expect(`${run.stdout}${run.stderr}`, say).toContain("the prompt holds a password");
   });
 
-  it("stop-continue: the agent goes on once, with the reason in its next request", { timeout }, async () => {
+  it("stop-continue (in an open session, --mode rpc): the agent goes on once, with the reason in its next request", {
+    timeout,
+  }, async () => {
     const ws = await workspace();
-    const { turns, request, say } = await drive(ws, [{ text: "I am done." }, { text: "The tests pass." }]);
+    const { turns, request, say } = await drive(
+      ws,
+      [{ text: "I am done." }, { text: "The tests pass." }],
+      "Do the task.",
+      {
+        turns: 2,
+      },
+    );
     expect(turns.length, say).toBe(2);
     expect(request(1), say).toContain("run the tests before you stop");
   });
