@@ -10,9 +10,14 @@ export default {
   options: [
     {
       flags: "--project",
-      description: "write the project's .claude/settings.json (.gemini/ for gemini; the default)",
+      description:
+        "write the project's .claude/settings.json (.gemini/ for gemini, .pi/extensions/hookyard/ for pi; the default)",
     },
-    { flags: "--user", description: "write ~/.claude/settings.json (~/.gemini/ for gemini; every project)" },
+    {
+      flags: "--user",
+      description:
+        "write ~/.claude/settings.json (~/.gemini/ for gemini, ~/.pi/agent/extensions/hookyard/ for pi; every project)",
+    },
     {
       flags: "--http",
       description:

@@ -7,9 +7,13 @@ export default {
   options: [
     {
       flags: "--project",
-      description: "the project's .claude/settings.json (.gemini/ for gemini; the default)",
+      description:
+        "the project's .claude/settings.json (.gemini/ for gemini, .pi/extensions/hookyard/ for pi; the default)",
     },
-    { flags: "--user", description: "~/.claude/settings.json (~/.gemini/ for gemini)" },
+    {
+      flags: "--user",
+      description: "~/.claude/settings.json (~/.gemini/ for gemini, ~/.pi/agent/extensions/hookyard/ for pi)",
+    },
     { flags: "--dry-run", description: "print the change as a diff and write nothing" },
   ],
   async run(context, args, options) {
