@@ -1,6 +1,7 @@
 import { claudeProfileEvents } from "./claude/profile-events.js";
 import { codexProfileEvents } from "./codex/profile-events.js";
 import { geminiProfileEvents } from "./gemini/profile-events.js";
+import { piProfileEvents } from "./pi/profile-events.js";
 import type { ProfileEvents } from "./profile.js";
 
 /**
@@ -11,6 +12,7 @@ const byName: Readonly<Record<string, ProfileEvents>> = {
   claude: claudeProfileEvents,
   gemini: geminiProfileEvents,
   codex: codexProfileEvents,
+  pi: piProfileEvents,
 };
 
 /** The profiles `exec --profile` accepts, in the order its help lists them. */

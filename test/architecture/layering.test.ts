@@ -149,6 +149,21 @@ describe("the layering in ARCHITECTURE.md", () => {
     expect(await violations(repoRoot, rules)).toEqual([]);
   });
 
+  it("integrations/ imports nothing of hookyard's, nor any package: node's own modules only (an agent loads it on its own)", async () => {
+    const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
+    expect(rules.allowed.get("integrations")).toEqual(new Set());
+    const files = await sourceFiles(join(repoRoot, "integrations"));
+    expect(files.length).toBeGreaterThan(0);
+    const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+|\brequire\s*\(\s*)["']([^"']+)["']/gm;
+    for (const file of files) {
+      const imported = [...(await readFile(file, "utf8")).matchAll(specifier)].map((m) => m[1] ?? "");
+      expect(
+        imported.filter((name) => !name.startsWith("node:")),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   it("each allowed wrong-way import is still there (a removed one comes off the list)", async () => {
     const rules = rulesOf(await readFile(join(repoRoot, "ARCHITECTURE.md"), "utf8"));
     for (const pair of rules.exceptions) {

@@ -7,18 +7,21 @@ export default {
   name: "install-into",
   summary: "Route a coding agent's hooks to hookyard, in that agent's settings file",
   args: [
-    { name: "<agent>", description: "the agent: claude (Claude Code), gemini (Gemini CLI) or codex (Codex)" },
+    {
+      name: "<agent>",
+      description: "the agent: claude (Claude Code), gemini (Gemini CLI), codex (Codex) or pi (Pi)",
+    },
   ],
   options: [
     {
       flags: "--project",
       description:
-        "write the project's .claude/settings.json (.gemini/ for gemini, .codex/hooks.json for codex; the default)",
+        "write the project's .claude/settings.json (.gemini/ for gemini, .codex/hooks.json for codex, .pi/extensions/hookyard/ for pi; the default)",
     },
     {
       flags: "--user",
       description:
-        "write ~/.claude/settings.json (~/.gemini/ for gemini, $CODEX_HOME/hooks.json for codex; every project)",
+        "write ~/.claude/settings.json (~/.gemini/ for gemini, $CODEX_HOME/hooks.json for codex, ~/.pi/agent/extensions/hookyard/ for pi; every project)",
     },
     {
       flags: "--http",
@@ -42,9 +45,26 @@ export default {
     "For codex: one command hook per mapped event (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart,",
     "SessionEnd, PreCompact) in .codex/hooks.json ($CODEX_HOME/hooks.json with --user), running",
     "`hookyard exec --profile codex <Event>`. Codex runs them only once you trust them in its /hooks panel.",
+    "",
+    "For pi: Pi has no hook settings, only extensions: hookyard's extension goes in .pi/extensions/hookyard/",
+    "(~/.pi/agent/extensions/ with --user), and runs `hookyard exec --profile pi <event>` for each event.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");
+    const { agentExtensionNamed } = await import("../../../adapters/agent-extension.js");
+    const extension = agentExtensionNamed(args[0]);
+    if (extension !== undefined) {
+      if (options.http || options.port !== undefined) {
+        throw new CliError(
+          "CLI_ERR_USAGE",
+          `${extension.title} runs hookyard from an extension: no --http`,
+          exitCodes.usage,
+        );
+      }
+      const { installExtensionInto } = await import("../../agent-settings/install-extension.js");
+      const scope = scopeOf(options);
+      return installExtensionInto(context, { agent: extension, scope, dryRun: Boolean(options.dryRun) });
+    }
     const agent = checkAgent(args[0]);
     if (options.port !== undefined && !options.http) {
       throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);
