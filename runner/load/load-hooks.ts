@@ -278,6 +278,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   }
   const notInstalled: LoadProblem[] = [];
   const notInstalledPoints = new Set<Point>();
+  const notInstalledSkipped: LoadProblem[] = [];
   for (const problem of problems) {
     problem.onError ??= config.overrides.get(problem.name)?.onError;
     const standIn = brokenHook(problem, origins.get(problem) ?? "workspace");
@@ -285,11 +286,12 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     if (problem.code === "RUN_ERR_NOT_INSTALLED") {
       notInstalled.push(problem);
       for (const point of standIn?.points ?? []) notInstalledPoints.add(point);
+      if (!standIn) notInstalledSkipped.push(problem);
     } else logger.error(problemLine(problem, standIn?.points, configFile));
   }
   if (notInstalled.length > 0) {
     const at = points.filter((point) => notInstalledPoints.has(point));
-    logger.error(`RUN_ERR_NOT_INSTALLED: ${notInstalledLine(notInstalled, at)}`);
+    logger.error(`RUN_ERR_NOT_INSTALLED: ${notInstalledLine(notInstalled, at, notInstalledSkipped)}`);
   }
   if (options.prestart !== false && rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
   const dispatcher = new Dispatcher(rules, {

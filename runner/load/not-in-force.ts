@@ -23,12 +23,18 @@ export function brokenReason(problem: LoadProblem): string {
  * The hooks of a fresh clone (in hookyard.lock, not yet in the store), as one line instead of one
  * long error each: they share one cause and one fix. `blocksAt`: where their stand-ins block.
  */
-export function notInstalledLine(problems: readonly LoadProblem[], blocksAt: readonly string[]): string {
+export function notInstalledLine(
+  problems: readonly LoadProblem[],
+  blocksAt: readonly string[],
+  skipped: readonly LoadProblem[] = [],
+): string {
   const names = problems.map((problem) => problem.name).join(", ");
   const count = problems.length === 1 ? "1 hook" : `${problems.length} hooks`;
   const until =
     blocksAt.length > 0
       ? `; until then ${problems.length === 1 ? "it blocks" : "they block"} at ${blocksAt.join(", ")}`
       : "";
-  return `${count} in hookyard.lock ${problems.length === 1 ? "is" : "are"} not in the store (${names}): run \`hookyard install\`${until}`;
+  const left = skipped.map((problem) => `"${problem.name}" (${leftOutWhy(problem)})`).join(", ");
+  const skips = left ? `; skipped until then: ${left}` : "";
+  return `${count} in hookyard.lock ${problems.length === 1 ? "is" : "are"} not in the store (${names}): run \`hookyard install\`${until}${skips}`;
 }

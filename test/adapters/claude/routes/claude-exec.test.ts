@@ -215,7 +215,9 @@ describe("hookyard exec --profile claude", () => {
     const result = await claude(root, "PreToolUse", { tool_name: "Read", tool_input: { file_path: "a" } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("deny");
-    expect(result.stderr).toMatch(/hook "seen" .* was skipped \(run `hookyard install`\): /);
+    expect(result.stderr).toContain(
+      'not in the store (seen): run `hookyard install`; skipped until then: "seen" (onError "open" in hookyard.json)',
+    );
   });
 
   it("finds the workspace from the input's cwd, wherever it was started", async () => {
