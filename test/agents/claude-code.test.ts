@@ -14,6 +14,7 @@ import {
   type Step,
   startAnthropicModel,
 } from "./harness/fake-model/anthropic.js";
+import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
 
 /**
  * hookyard behind the real Claude Code binary (pinned in harness/claude-code.ts, installed by the
@@ -100,7 +101,13 @@ interface Workspace {
 /** A workspace with hookyard installed into Claude Code's project settings, by `route`. */
 async function workspace(
   route: RouteName,
-  options: { guard?: boolean; files?: Record<string, string | object>; serve?: boolean } = {},
+  options: {
+    guard?: boolean;
+    files?: Record<string, string | object>;
+    serve?: boolean;
+    /** Install the sandboxed community guard from a registry (before serve starts). */
+    registryGuard?: boolean;
+  } = {},
 ): Promise<Workspace> {
   const root = await tempDir();
   const runtime = await mkdtemp(join(tmpdir(), "hookyard-agent-run-"));
@@ -113,6 +120,7 @@ async function workspace(
     "text-secret.txt": "token=SECRET-TEXT-7\n",
     ...options.files,
   });
+  if (options.registryGuard) await installRegistryGuard(root);
   // A daemon that starts after the test's cleanup looked for it stops on its own soon.
   const env: NodeJS.ProcessEnv = { XDG_RUNTIME_DIR: runtime, HOOKYARD_DAEMON_IDLE_MS: "20000" };
   let port = 4874;
@@ -229,6 +237,17 @@ describe.skipIf(!claude.ok)(
           'Blocked by hook \\"conformance\\": victims are protected by hookyard',
         );
         expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
+      }),
+    );
+
+    it(
+      "a sandboxed community guard from the registry: the victim file survives, the next request carries its reason",
+      { timeout },
+      onBothRoutes(async (route) => {
+        const ws = await workspace(route, { guard: false, registryGuard: true });
+        const { request, say } = await drive(ws, [bash("rm victim.txt")]);
+        expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+        expect(request(1), say).toContain(registryGuardReason);
       }),
     );
 

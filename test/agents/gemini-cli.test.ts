@@ -12,6 +12,7 @@ import {
   startGeminiModel,
 } from "./harness/fake-model/gemini.js";
 import { geminiCliPackage, installGeminiCli, runGemini } from "./harness/gemini-cli.js";
+import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
 
 /**
  * hookyard behind the real Gemini CLI (pinned in harness/gemini-cli.ts, installed by the test
@@ -168,6 +169,16 @@ describe.skipIf(!gemini.ok)(`Gemini CLI ${geminiCliPackage.version} (real agent)
       expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
     };
     await Promise.all([check("daemon"), check("inprocess")]);
+  });
+
+  it("a sandboxed community guard from the registry: the victim file survives, the next request carries its reason", {
+    timeout,
+  }, async () => {
+    const ws = await workspace({ guard: false });
+    await installRegistryGuard(ws.root);
+    const { request, say } = await drive(ws, [shell("rm victim.txt")]);
+    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+    expect(request(1), say).toContain(registryGuardReason);
   });
 
   it("allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run", {
