@@ -1,5 +1,6 @@
 import { claudeProfileEvents } from "./claude/profile-events.js";
 import { geminiProfileEvents } from "./gemini/profile-events.js";
+import { opencodeProfileEvents } from "./opencode/profile-events.js";
 import type { ProfileEvents } from "./profile.js";
 
 /**
@@ -9,6 +10,7 @@ import type { ProfileEvents } from "./profile.js";
 const byName: Readonly<Record<string, ProfileEvents>> = {
   claude: claudeProfileEvents,
   gemini: geminiProfileEvents,
+  opencode: opencodeProfileEvents,
 };
 
 /** The profiles `exec --profile` accepts, in the order its help lists them. */
