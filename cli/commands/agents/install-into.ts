@@ -6,7 +6,12 @@ import { portOption } from "../../port-option.js";
 export default {
   name: "install-into",
   summary: "Route a coding agent's hooks to hookyard, in that agent's settings file",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
+  args: [
+    {
+      name: "<agent>",
+      description: "the agent: claude (Claude Code), gemini (Gemini CLI) or opencode (OpenCode)",
+    },
+  ],
   options: [
     {
       flags: "--project",
@@ -31,9 +36,23 @@ export default {
     "For gemini: one command hook per mapped event (BeforeTool, AfterTool, BeforeAgent, AfterAgent,",
     "SessionStart, SessionEnd, PreCompress, Notification) in .gemini/settings.json, running",
     "`hookyard exec --profile gemini <Event>`; Gemini CLI has no http hooks, so no --http.",
+    "",
+    "For opencode: hookyard's OpenCode plugin, written to .opencode/plugins/hookyard.ts (--user:",
+    "~/.config/opencode/plugins/), runs `hookyard exec --profile opencode <event>` for each tool call,",
+    "prompt and session event; a file there that hookyard did not write is left alone and refused.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");
+    const { agentPluginFileNamed } = await import("../../../adapters/agent-plugin-file.js");
+    const pluginAgent = agentPluginFileNamed(args[0]);
+    if (pluginAgent) {
+      if (options.http || options.port !== undefined) {
+        throw new CliError("CLI_ERR_USAGE", `--http and --port are for claude only`, exitCodes.usage);
+      }
+      const { installPluginFile } = await import("../../agent-settings/install-plugin-file.js");
+      const scope = scopeOf(options);
+      return installPluginFile(context, { agent: pluginAgent, scope, dryRun: Boolean(options.dryRun) });
+    }
     const agent = checkAgent(args[0]);
     if (options.port !== undefined && !options.http) {
       throw new CliError("CLI_ERR_USAGE", "--port goes with --http", exitCodes.usage);

@@ -2,8 +2,14 @@ import type { Command } from "../../command.js";
 
 export default {
   name: "uninstall-from",
-  summary: "Remove what install-into added to a coding agent's settings file, and nothing else",
-  args: [{ name: "<agent>", description: "the agent: claude (Claude Code) or gemini (Gemini CLI)" }],
+  summary:
+    "Remove what install-into added to a coding agent's settings file (or plugin folder), and nothing else",
+  args: [
+    {
+      name: "<agent>",
+      description: "the agent: claude (Claude Code), gemini (Gemini CLI) or opencode (OpenCode)",
+    },
+  ],
   options: [
     {
       flags: "--project",
@@ -14,6 +20,13 @@ export default {
   ],
   async run(context, args, options) {
     const { checkAgent, scopeOf, uninstallFrom } = await import("../../agent-settings/install-into.js");
+    const { agentPluginFileNamed } = await import("../../../adapters/agent-plugin-file.js");
+    const pluginAgent = agentPluginFileNamed(args[0]);
+    if (pluginAgent) {
+      const { uninstallPluginFile } = await import("../../agent-settings/install-plugin-file.js");
+      const scope = scopeOf(options);
+      return uninstallPluginFile(context, { agent: pluginAgent, scope, dryRun: Boolean(options.dryRun) });
+    }
     const agent = checkAgent(args[0]);
     return uninstallFrom(context, { agent, scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
   },
