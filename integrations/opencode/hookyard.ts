@@ -141,17 +141,25 @@ export const HookyardPlugin = async (
     if (answer.message) console.error(answer.message);
   };
 
-  /** Where OpenCode is about to act: no usable answer throws, so the act does not happen. */
+  /**
+   * Where OpenCode is about to act: a block, or no usable answer, throws, so the act does not
+   * happen. The reason is printed too: a refused prompt ends `opencode run` with "Unexpected server
+   * error" and the thrown message only in its log.
+   */
+  const refuse = (reason: string): never => {
+    console.error(`hookyard: ${reason}`);
+    throw new Error(reason);
+  };
   const guard = async (event: string, what: string, payload: object): Promise<Answer> => {
     let answer: Answer;
     try {
       answer = await exec(command, cwd, event, payload);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new Error(`hookyard could not answer, so this ${what} is refused: ${why}`);
+      return refuse(`hookyard could not answer, so this ${what} is refused: ${why}`);
     }
     say(answer);
-    if (typeof answer.block === "string") throw new Error(answer.block);
+    if (typeof answer.block === "string") refuse(answer.block);
     return answer;
   };
   /** Elsewhere: no answer is a warning, and OpenCode goes on. */
