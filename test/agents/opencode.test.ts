@@ -144,15 +144,19 @@ async function sessionsLog(root: string): Promise<string> {
 const timeout = 300_000;
 
 describe.skipIf(!opencode.ok)(`OpenCode ${opencodePackage.version} (real agent), its plugin`, () => {
-  it("deny: the victim file survives and the next model request carries the reason; argument rewrite: the next call runs the rewritten command; inject at session start: the first request carries it", {
+  it("deny: the victim file survives and the next model request carries the reason; argument rewrite: the next call runs the rewritten command; inject at session start: the first request carries it; nothing is fetched but from the npm registry", {
     timeout,
   }, async () => {
     const ws = await workspace();
-    const { request, say } = await drive(ws, [bash("rm victim.txt"), bash("echo ORIGINAL > out.txt")]);
+    const { run, request, say } = await drive(ws, [bash("rm victim.txt"), bash("echo ORIGINAL > out.txt")]);
     expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
     expect(request(1), say).toContain('Blocked by hook \\"conformance\\": victims are protected by hookyard');
     expect(request(0), say).toContain("SESSION-CONTEXT-OK");
     expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
+    // Nothing beyond the fake model and the npm registry was asked for (and the proxy that would
+    // have refused it was in the path: OpenCode fetched its plugin package through it).
+    expect(run.refused, say).toEqual([]);
+    expect(run.allowed, say).toContain("CONNECT registry.npmjs.org:443");
   });
 
   it("allow (control): with no guard the same call deletes the file; session start and end hooks run", {

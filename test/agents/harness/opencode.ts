@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startEgressProxy } from "./egress-proxy.js";
 import { type InstallResult, installAgent } from "./install-agent.js";
 
 /**
@@ -29,6 +30,10 @@ export interface OpencodeRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /** Where it reached for beyond loopback and the npm registry (refused by the egress proxy). */
+  refused: string[];
+  /** What the egress proxy let through (the npm registry): proof that it was in the path at all. */
+  allowed: string[];
 }
 
 /**
@@ -49,7 +54,9 @@ const offline = {
  * One `opencode run <prompt>` in `cwd`, against the fake Anthropic API at `modelUrl`: a fresh
  * HOME and XDG folders, whose global config (`$XDG_CONFIG_HOME/opencode/opencode.json`) declares
  * one provider on @ai-sdk/anthropic (bundled in the binary) with its baseURL at the fake and one
- * model, so the project holds only what install-into wrote.
+ * model, so the project holds only what install-into wrote. Its traffic beyond loopback goes
+ * through an egress proxy that lets the npm registry through (OpenCode installs @opencode-ai/plugin
+ * into each config folder it reads, `.opencode/` too, when it starts) and refuses the rest.
  */
 export async function runOpencode(options: {
   binary: string;
@@ -79,6 +86,7 @@ export async function runOpencode(options: {
       },
     }),
   );
+  const proxy = await startEgressProxy(["registry.npmjs.org"]);
   const started = Date.now();
   try {
     return await new Promise<OpencodeRun>((resolve, reject) => {
@@ -95,6 +103,7 @@ export async function runOpencode(options: {
           TMPDIR: process.env.TMPDIR,
           NO_COLOR: "1",
           ...offline,
+          ...proxy.env,
           ...options.env,
         },
       });
@@ -106,10 +115,19 @@ export async function runOpencode(options: {
       child.on("error", reject);
       child.on("close", (code, signal) => {
         clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+        resolve({
+          code,
+          signal,
+          stdout,
+          stderr,
+          ms: Date.now() - started,
+          refused: [...proxy.refused],
+          allowed: [...proxy.allowed],
+        });
       });
     });
   } finally {
+    await proxy.close();
     await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
