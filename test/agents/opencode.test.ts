@@ -214,6 +214,36 @@ describe.skipIf(!opencode.ok)(
       await refused(ws, "hookyard could not answer, so this prompt is refused");
     });
 
+    it("hookyard fails at the tool call (it crashes, then answers what is not its JSON): each call is refused, the victim survives, the model is told hookyard could not answer", {
+      timeout,
+    }, async () => {
+      const ws = await workspace({ files: { "victim2.txt": "keep me too\n" } });
+      // In hookyard's place: answers the session and the prompt, fails at tool.execute.before.
+      const stand = join(ws.root, "failing-hookyard.sh");
+      await writeFile(
+        stand,
+        `input=$(cat)\ncase "$4" in\n  tool.execute.before) case "$input" in *victim2*) echo "not json";; *) echo "it crashed" >&2; exit 1;; esac;;\n  *) echo "{}";;\nesac\n`,
+      );
+      const text = await readFile(ws.plugin, "utf8");
+      await writeFile(
+        ws.plugin,
+        text.replace(
+          /^const installedCommand: .*$/m,
+          `const installedCommand: readonly string[] = ["/bin/sh", ${JSON.stringify(stand)}];`,
+        ),
+      );
+      const { request, say } = await drive(ws, [bash("rm victim.txt"), bash("rm victim2.txt")]);
+      expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+      expect(existsSync(join(ws.root, "victim2.txt")), say).toBe(true);
+      expect(request(1), say).toContain(
+        "hookyard could not answer, so this tool call is refused: it exited 1",
+      );
+      expect(request(1), say).toContain("it crashed");
+      expect(request(2), say).toContain(
+        "hookyard could not answer, so this tool call is refused: it exited 0 without an answer",
+      );
+    });
+
     it("hookyard's bin is gone (node starts, then exits 1): the prompt is refused, saying hookyard could not answer", {
       timeout,
     }, async () => {
