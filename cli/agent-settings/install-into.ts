@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { agentPluginFileList } from "../../adapters/agent-plugin-file.js";
 import {
   type AgentSettings,
   agentSettingsList,
@@ -38,7 +39,9 @@ export interface HttpTarget {
 export function checkAgent(agent: string | undefined): AgentSettings {
   const known = agent === undefined ? undefined : agentSettingsNamed(agent);
   if (known === undefined) {
-    const names = agentSettingsList.map((a) => `${a.agent} (${a.title})`).join(", ");
+    const names = [...agentSettingsList, ...agentPluginFileList]
+      .map((a) => `${a.agent} (${a.title})`)
+      .join(", ");
     throw new CliError(
       "CLI_ERR_USAGE",
       `unknown agent "${agent ?? ""}": hookyard knows ${names}`,

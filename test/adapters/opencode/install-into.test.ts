@@ -107,6 +107,13 @@ describe("hookyard install-into opencode", () => {
     expect(existsSync(join(home, ".config", "opencode"))).toBe(false);
   });
 
+  it("an unknown agent's message names opencode among the agents hookyard knows", async () => {
+    const { run } = await project();
+    const result = await run("install-into", "nosuchagent");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("opencode (OpenCode)");
+  });
+
   it("refuses --http: OpenCode runs hookyard through its plugin", async () => {
     const { run } = await project();
     const result = await run("install-into", "opencode", "--http");
