@@ -59,7 +59,9 @@ export function opencodeOutcome(point: Point, outcome: ChainOutcome, input: unkn
     body.inject = capText(injectText(outcome.injects));
   if (outcome.continues.length > 0) {
     const hooks = hookNames(outcome.continues.map((c) => c.hook));
-    notes.push(`hookyard: continue from hook ${hooks} ignored: OpenCode's plugin cannot start another turn`);
+    notes.push(
+      `hookyard: continue from hook ${hooks} ignored: hookyard's OpenCode plugin does not start another turn`,
+    );
   }
   const failures = outcome.warnings
     .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
