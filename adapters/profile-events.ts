@@ -1,6 +1,7 @@
 import { claudeProfileEvents } from "./claude/profile-events.js";
 import { codexProfileEvents } from "./codex/profile-events.js";
 import { geminiProfileEvents } from "./gemini/profile-events.js";
+import { opencodeProfileEvents } from "./opencode/profile-events.js";
 import { piProfileEvents } from "./pi/profile-events.js";
 import type { ProfileEvents } from "./profile.js";
 
@@ -13,6 +14,7 @@ const byName: Readonly<Record<string, ProfileEvents>> = {
   gemini: geminiProfileEvents,
   codex: codexProfileEvents,
   pi: piProfileEvents,
+  opencode: opencodeProfileEvents,
 };
 
 /** The profiles `exec --profile` accepts, in the order its help lists them. */

@@ -1,6 +1,7 @@
 import { claudeProfile } from "./claude/profile.js";
 import { codexProfile } from "./codex/profile.js";
 import { geminiProfile } from "./gemini/profile.js";
+import { opencodeProfile } from "./opencode/profile.js";
 import { piProfile } from "./pi/profile.js";
 import type { AgentProfile } from "./profile.js";
 
@@ -10,6 +11,7 @@ const byName: Readonly<Record<string, AgentProfile>> = {
   gemini: geminiProfile,
   codex: codexProfile,
   pi: piProfile,
+  opencode: opencodeProfile,
 };
 
 export function profileNamed(name: string): AgentProfile | undefined {

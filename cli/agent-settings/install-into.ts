@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { agentExtensionList } from "../../adapters/agent-extension.js";
+import { agentPluginFileList } from "../../adapters/agent-plugin-file.js";
 import {
   type AgentSettings,
   agentSettingsList,
@@ -39,7 +40,7 @@ export interface HttpTarget {
 export function checkAgent(agent: string | undefined): AgentSettings {
   const known = agent === undefined ? undefined : agentSettingsNamed(agent);
   if (known === undefined) {
-    const names = [...agentSettingsList, ...agentExtensionList]
+    const names = [...agentSettingsList, ...agentExtensionList, ...agentPluginFileList]
       .map((a) => `${a.agent} (${a.title})`)
       .join(", ");
     throw new CliError(

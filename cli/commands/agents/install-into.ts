@@ -9,7 +9,8 @@ export default {
   args: [
     {
       name: "<agent>",
-      description: "the agent: claude (Claude Code), gemini (Gemini CLI), codex (Codex) or pi (Pi)",
+      description:
+        "the agent: claude (Claude Code), gemini (Gemini CLI), codex (Codex), pi (Pi) or opencode (OpenCode)",
     },
   ],
   options: [
@@ -48,6 +49,10 @@ export default {
     "",
     "For pi: Pi has no hook settings, only extensions: hookyard's extension goes in .pi/extensions/hookyard/",
     "(~/.pi/agent/extensions/ with --user), and runs `hookyard exec --profile pi <event>` for each event.",
+    "",
+    "For opencode: hookyard's OpenCode plugin, written to .opencode/plugins/hookyard.ts (--user:",
+    "~/.config/opencode/plugins/), runs `hookyard exec --profile opencode <event>` for each tool call,",
+    "prompt and session event; a file there that hookyard did not write is left alone and refused.",
   ].join("\n"),
   async run(context, args, options) {
     const { checkAgent, installInto, scopeOf } = await import("../../agent-settings/install-into.js");
@@ -64,6 +69,16 @@ export default {
       const { installExtensionInto } = await import("../../agent-settings/install-extension.js");
       const scope = scopeOf(options);
       return installExtensionInto(context, { agent: extension, scope, dryRun: Boolean(options.dryRun) });
+    }
+    const { agentPluginFileNamed } = await import("../../../adapters/agent-plugin-file.js");
+    const pluginAgent = agentPluginFileNamed(args[0]);
+    if (pluginAgent) {
+      if (options.http || options.port !== undefined) {
+        throw new CliError("CLI_ERR_USAGE", `--http and --port are for claude only`, exitCodes.usage);
+      }
+      const { installPluginFile } = await import("../../agent-settings/install-plugin-file.js");
+      const scope = scopeOf(options);
+      return installPluginFile(context, { agent: pluginAgent, scope, dryRun: Boolean(options.dryRun) });
     }
     const agent = checkAgent(args[0]);
     if (options.port !== undefined && !options.http) {

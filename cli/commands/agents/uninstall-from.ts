@@ -2,11 +2,13 @@ import type { Command } from "../../command.js";
 
 export default {
   name: "uninstall-from",
-  summary: "Remove what install-into added to a coding agent's settings file, and nothing else",
+  summary:
+    "Remove what install-into added to a coding agent's settings file (or plugin folder), and nothing else",
   args: [
     {
       name: "<agent>",
-      description: "the agent: claude (Claude Code), gemini (Gemini CLI), codex (Codex) or pi (Pi)",
+      description:
+        "the agent: claude (Claude Code), gemini (Gemini CLI), codex (Codex), pi (Pi) or opencode (OpenCode)",
     },
   ],
   options: [
@@ -30,6 +32,13 @@ export default {
       const { uninstallExtensionFrom } = await import("../../agent-settings/install-extension.js");
       const scope = scopeOf(options);
       return uninstallExtensionFrom(context, { agent: extension, scope, dryRun: Boolean(options.dryRun) });
+    }
+    const { agentPluginFileNamed } = await import("../../../adapters/agent-plugin-file.js");
+    const pluginAgent = agentPluginFileNamed(args[0]);
+    if (pluginAgent) {
+      const { uninstallPluginFile } = await import("../../agent-settings/install-plugin-file.js");
+      const scope = scopeOf(options);
+      return uninstallPluginFile(context, { agent: pluginAgent, scope, dryRun: Boolean(options.dryRun) });
     }
     const agent = checkAgent(args[0]);
     return uninstallFrom(context, { agent, scope: scopeOf(options), dryRun: Boolean(options.dryRun) });
