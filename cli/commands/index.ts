@@ -9,6 +9,7 @@ import demo from "./demo.js";
 import init from "./init.js";
 import list from "./list.js";
 import audit from "./packages/audit.js";
+import deprecate from "./packages/deprecate.js";
 import grant from "./packages/grant.js";
 import info from "./packages/info.js";
 import install from "./packages/install.js";
@@ -20,8 +21,10 @@ import revoke from "./packages/revoke.js";
 import search from "./packages/search.js";
 import testCommand from "./packages/test.js";
 import uninstall from "./packages/uninstall.js";
+import unyank from "./packages/unyank.js";
 import update from "./packages/update.js";
 import verify from "./packages/verify.js";
+import yank from "./packages/yank.js";
 import registry from "./registry/registry.js";
 import run from "./run.js";
 
@@ -33,6 +36,9 @@ export const commands: Array<Command | CommandGroup> = [
   pack,
   publish,
   login,
+  yank,
+  unyank,
+  deprecate,
   search,
   info,
   install,
