@@ -14,6 +14,7 @@ import grant from "./packages/grant.js";
 import info from "./packages/info.js";
 import install from "./packages/install.js";
 import login from "./packages/login.js";
+import logout from "./packages/logout.js";
 import newCommand from "./packages/new.js";
 import pack from "./packages/pack.js";
 import publish from "./packages/publish.js";
@@ -24,9 +25,11 @@ import uninstall from "./packages/uninstall.js";
 import unyank from "./packages/unyank.js";
 import update from "./packages/update.js";
 import verify from "./packages/verify.js";
+import whoami from "./packages/whoami.js";
 import yank from "./packages/yank.js";
 import registry from "./registry/registry.js";
 import run from "./run.js";
+import token from "./token/token.js";
 
 /** Every command, in the order `hookyard --help` lists them: a hook's life from writing it to running it. */
 export const commands: Array<Command | CommandGroup> = [
@@ -36,9 +39,12 @@ export const commands: Array<Command | CommandGroup> = [
   pack,
   publish,
   login,
+  whoami,
+  logout,
   yank,
   unyank,
   deprecate,
+  token,
   search,
   info,
   install,
