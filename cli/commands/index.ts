@@ -8,6 +8,7 @@ import uninstallFrom from "./agents/uninstall-from.js";
 import demo from "./demo.js";
 import init from "./init.js";
 import list from "./list.js";
+import owner from "./owner/owner.js";
 import audit from "./packages/audit.js";
 import deprecate from "./packages/deprecate.js";
 import grant from "./packages/grant.js";
@@ -44,6 +45,7 @@ export const commands: Array<Command | CommandGroup> = [
   yank,
   unyank,
   deprecate,
+  owner,
   token,
   search,
   info,
