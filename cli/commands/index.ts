@@ -1,4 +1,5 @@
 import type { Command, CommandGroup } from "../command.js";
+import advisory from "./advisory/advisory.js";
 import exec from "./agents/exec.js";
 import importCommand from "./agents/import.js";
 import installInto from "./agents/install-into.js";
@@ -47,6 +48,7 @@ export const commands: Array<Command | CommandGroup> = [
   deprecate,
   owner,
   token,
+  advisory,
   search,
   info,
   install,
