@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { publishAs, registryUser } from "../helpers/registry-user.js";
+import { runCli } from "../helpers/run-cli.js";
 import { startRegistry } from "../registry/helpers.js";
 
 describe("hookyard yank and unyank", () => {
@@ -32,6 +33,26 @@ describe("hookyard yank and unyank", () => {
     expect((await alice.run(["info", "guard@1.1.0"])).stdout).not.toContain("YANKED");
     const twice = await alice.run(["unyank", "guard@1.1.0"]);
     expect(twice.stdout).toContain("guard@1.1.0 was not yanked");
+  });
+
+  it("what its output promises holds: install skips it, naming it installs it with a warning, audit reports it", async () => {
+    const reg = await startRegistry();
+    const alice = await registryUser(reg, "alice");
+    await publishAs(reg, alice.token, "guard", "1.0.0");
+    await publishAs(reg, alice.token, "guard", "1.1.0");
+    expect((await alice.run(["yank", "guard@1.1.0", "--reason", "blocks every git command"])).code).toBe(0);
+    const user = await registryUser(reg, "carol");
+
+    const latest = await user.run(["install", "guard", "--yes"], {});
+    expect(latest.code).toBe(0);
+    expect(latest.stdout).toContain("installed guard@1.0.0");
+    const exact = await user.run(["install", "guard@1.1.0", "--yes"], {});
+    expect(exact.code).toBe(0);
+    expect(exact.stderr).toContain("warning: guard@1.1.0 is yanked: blocks every git command");
+    expect(exact.stdout).toContain("installed guard@1.1.0");
+    // audit asks each package's own registry (hookyard.lock), and takes no --registry.
+    const audit = await runCli(["audit"], { cwd: user.cwd, env: { HOOKYARD_CONFIG: user.config } });
+    expect(audit.stdout).toMatch(/moderate +yanked: blocks every git command/);
   });
 
   it("--json prints the version before and after, as the registry answered", async () => {
