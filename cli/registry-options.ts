@@ -17,3 +17,9 @@ export const tokenOption: CommandOption = {
   flags: "--token <token>",
   description: "registry token (default: $HOOKYARD_TOKEN, then the user config written by `hookyard login`)",
 };
+
+/** `--json`: what the command did, as the registry answered it, for scripts. */
+export const jsonOption: CommandOption = { flags: "--json", description: "print JSON instead of text" };
+
+/** What every command that acts on a registry with a token takes (whoami, yank, owner add, …). */
+export const tokenCommandOptions: CommandOption[] = [registryOption, tokenOption, jsonOption];

@@ -1,6 +1,7 @@
 // `hookyard/client`: the package client as a library. Nothing here prints or prompts; what a
 // person should see arrives through the context's callbacks, and every failure is a ClientError.
 
+export { type LogoutResult, logout } from "./access/logout.js";
 export type { RegistryFlags } from "./access/registry-access.js";
 export type { ClientContext, Notice } from "./context.js";
 export { ClientError, type ClientErrorCode, clientErrorCodes } from "./errors.js";
@@ -13,9 +14,14 @@ export { type PackedPackage, packPackage as pack } from "./pack/pack-package.js"
 export { type Published, publish } from "./publish.js";
 export {
   type Advisory,
+  type NewAdvisory,
+  type OwnersAnswer,
+  type OwnersOf,
   type PackageDocument,
   RegistryClient,
+  type RegistryToken,
   type RegistryVersion,
+  registryErrorCode,
   type SearchAnswer,
 } from "./registry-client.js";
 export {

@@ -68,10 +68,35 @@ const advisorySchema = z.looseObject({
 export type Advisory = z.infer<typeof advisorySchema>;
 const advisoriesSchema = z.looseObject({ advisories: z.record(z.string(), z.array(advisorySchema)) });
 
-const tokensSchema = z.looseObject({
-  tokens: z.array(z.looseObject({ id: z.string(), owner: z.string(), scope: z.string() })),
+const tokenSchema = z.looseObject({
+  id: z.string(),
+  owner: z.string(),
+  scope: z.string(),
+  description: z.string().nullable().optional(),
+  createdAt: z.string().optional(),
+  expiresAt: z.string().nullable().optional(),
+  revokedAt: z.string().nullable().optional(),
 });
-export type RegistryToken = z.infer<typeof tokensSchema>["tokens"][number];
+/** A token as the registry lists it: never its secret. */
+export type RegistryToken = z.infer<typeof tokenSchema>;
+const tokensSchema = z.looseObject({ tokens: z.array(tokenSchema) });
+
+const ownersSchema = z.looseObject({
+  owners: z.array(z.string()),
+  /** A scoped package's scope and its owners, who manage every package in it. */
+  scope: z.union([z.string(), z.looseObject({ name: z.string(), owners: z.array(z.string()) })]).optional(),
+});
+export type OwnersAnswer = z.infer<typeof ownersSchema>;
+
+/** Whose owners: a package's (`guard`, `@acme/guard`) or a scope's (`@acme`). */
+export type OwnersOf = { package: string } | { scope: string };
+
+export interface NewAdvisory {
+  package: string;
+  range: string;
+  severity: Advisory["severity"];
+  text: string;
+}
 
 const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -87,6 +112,13 @@ export interface RegistryClientOptions {
   signal?: AbortSignal;
   /** Per request, connection to last byte. */
   timeoutMs?: number;
+}
+
+/** The registry's own `REG_ERR_*` code behind a refusal (a CLI_ERR_REGISTRY_REFUSED or CLI_ERR_NOT_FOUND), else undefined. */
+export function registryErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof ClientError)) return undefined;
+  const cause = error.cause as { code?: unknown } | undefined;
+  return typeof cause?.code === "string" ? cause.code : undefined;
 }
 
 /** The refusals a caller tells apart by code: a missing package is not the registry failing. */
@@ -141,9 +173,56 @@ export class RegistryClient {
     return (await this.json(`/v1/advisories?${params}`, advisoriesSchema)).advisories;
   }
 
-  /** The token's own tokens (an admin's: everyone's), without secrets: answers only to a token the registry accepts. */
-  async tokens(): Promise<RegistryToken[]> {
-    return (await this.json("/v1/tokens", tokensSchema)).tokens;
+  /** The token's own tokens (an admin's: everyone's, or `owner`'s), without secrets: answers only to a token the registry accepts. */
+  async tokens(owner?: string): Promise<RegistryToken[]> {
+    const query = owner === undefined ? "" : `?${new URLSearchParams({ owner })}`;
+    return (await this.json(`/v1/tokens${query}`, tokensSchema)).tokens;
+  }
+
+  /** The token this client sends (its owner, scope and id): answers only to a token the registry accepts. */
+  async whoami(): Promise<RegistryToken> {
+    return this.json("/v1/whoami", tokenSchema);
+  }
+
+  /** Revokes a token of the caller's (an admin's: anyone's); answers it with its `revokedAt`. */
+  async revokeToken(id: string): Promise<RegistryToken> {
+    return this.json(`/v1/tokens/${encodeURIComponent(id)}`, tokenSchema, { method: "DELETE" });
+  }
+
+  /** Yanks a version with `reason`, or unyanks it with null; answers the version as it is now. */
+  async yank(name: string, version: string, reason: string | null): Promise<RegistryVersion> {
+    return this.post(
+      `${this.versionPath(name, version)}/yank`,
+      reason === null ? { undo: true } : { reason },
+      publishedSchema,
+    );
+  }
+
+  /** Deprecates a version with `message`, or takes it back with null; answers the version as it is now. */
+  async deprecate(name: string, version: string, message: string | null): Promise<RegistryVersion> {
+    return this.post(
+      `${this.versionPath(name, version)}/deprecate`,
+      message === null ? { undo: true } : { message },
+      publishedSchema,
+    );
+  }
+
+  async owners(of: OwnersOf): Promise<OwnersAnswer> {
+    return this.json(this.ownersPath(of), ownersSchema);
+  }
+
+  /** Adds, then removes, owners; answers the owners as they are now. */
+  async changeOwners(of: OwnersOf, change: { add?: string[]; remove?: string[] }): Promise<OwnersAnswer> {
+    return this.json(this.ownersPath(of), ownersSchema, {
+      method: "PUT",
+      body: JSON.stringify(change),
+      headers: { "content-type": "application/json" },
+    });
+  }
+
+  /** Publishes an advisory (admin tokens only); answers it with its id. */
+  async createAdvisory(advisory: NewAdvisory): Promise<Advisory> {
+    return this.post("/v1/advisories", advisory, advisorySchema);
   }
 
   async publish(name: string, version: string, tarball: Buffer): Promise<RegistryVersion> {
@@ -195,6 +274,24 @@ export class RegistryClient {
       throw error instanceof ClientError ? error : this.failed(url, error);
     }
     return Buffer.concat(chunks);
+  }
+
+  private versionPath(name: string, version: string): string {
+    return `/v1/packages/${encodeURIComponent(name)}/${encodeURIComponent(version)}`;
+  }
+
+  private ownersPath(of: OwnersOf): string {
+    return "scope" in of
+      ? `/v1/scopes/${encodeURIComponent(of.scope)}/owners`
+      : `/v1/packages/${encodeURIComponent(of.package)}/owners`;
+  }
+
+  private post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+    return this.json(path, schema, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+    });
   }
 
   private async json<T>(

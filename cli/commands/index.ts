@@ -1,4 +1,5 @@
 import type { Command, CommandGroup } from "../command.js";
+import advisory from "./advisory/advisory.js";
 import exec from "./agents/exec.js";
 import importCommand from "./agents/import.js";
 import installInto from "./agents/install-into.js";
@@ -8,11 +9,14 @@ import uninstallFrom from "./agents/uninstall-from.js";
 import demo from "./demo.js";
 import init from "./init.js";
 import list from "./list.js";
+import owner from "./owner/owner.js";
 import audit from "./packages/audit.js";
+import deprecate from "./packages/deprecate.js";
 import grant from "./packages/grant.js";
 import info from "./packages/info.js";
 import install from "./packages/install.js";
 import login from "./packages/login.js";
+import logout from "./packages/logout.js";
 import newCommand from "./packages/new.js";
 import outdated from "./packages/outdated.js";
 import pack from "./packages/pack.js";
@@ -21,10 +25,14 @@ import revoke from "./packages/revoke.js";
 import search from "./packages/search.js";
 import testCommand from "./packages/test.js";
 import uninstall from "./packages/uninstall.js";
+import unyank from "./packages/unyank.js";
 import update from "./packages/update.js";
 import verify from "./packages/verify.js";
+import whoami from "./packages/whoami.js";
+import yank from "./packages/yank.js";
 import registry from "./registry/registry.js";
 import run from "./run.js";
+import token from "./token/token.js";
 
 /** Every command, in the order `hookyard --help` lists them: a hook's life from writing it to running it. */
 export const commands: Array<Command | CommandGroup> = [
@@ -34,6 +42,14 @@ export const commands: Array<Command | CommandGroup> = [
   pack,
   publish,
   login,
+  whoami,
+  logout,
+  yank,
+  unyank,
+  deprecate,
+  owner,
+  token,
+  advisory,
   search,
   info,
   install,

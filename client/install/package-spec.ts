@@ -38,6 +38,21 @@ export function parsePackageSpec(text: string): PackageSpec {
 }
 
 /**
+ * `name@1.2.3` and nothing looser, for the commands that change one version (yank, deprecate):
+ * a range there could name a version the user did not mean.
+ */
+export function parseExactVersion(text: string): { name: string; version: string } {
+  const { name, range } = parsePackageSpec(text);
+  if (range === undefined || semver.valid(range) !== range) {
+    throw new ClientError(
+      "CLI_ERR_USAGE",
+      `${text} does not name one exact version: write ${name}@<version>, such as ${name}@1.2.3 (\`hookyard info ${name}\` lists its versions)`,
+    );
+  }
+  return { name, version: range };
+}
+
+/**
  * The version to install: the highest that satisfies `range`, is not yanked and is not a
  * prerelease (npm's rule); with no range, that among all versions. An exact version is taken even
  * when yanked or a prerelease, as asked.

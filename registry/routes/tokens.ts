@@ -26,9 +26,9 @@ const listQuery = z.object({ owner: ownerName.optional().describe("admin only: o
 const idParams = z.object({ id: z.string().max(64) });
 
 /**
- * POST /v1/tokens (the secret is in this answer only), GET /v1/tokens (no secrets),
- * DELETE /v1/tokens/:id (revoke; effective on the next request). A token makes tokens for its
- * own owner with at most its own scope; an admin token for anyone.
+ * POST /v1/tokens (the secret is in this answer only), GET /v1/tokens (no secrets), GET
+ * /v1/whoami (the calling token), DELETE /v1/tokens/:id (revoke; effective on the next request).
+ * A token makes tokens for its own owner with at most its own scope; an admin token for anyone.
  */
 export function tokenRoutes(app: FastifyInstance, { ctx, auth }: RouteDeps): void {
   app.post(
@@ -83,6 +83,26 @@ export function tokenRoutes(app: FastifyInstance, { ctx, auth }: RouteDeps): voi
       if (owner !== undefined && owner !== principal.owner) requireAdmin(principal);
       const scopeTo = principal.scope === "admin" ? owner : principal.owner;
       return { tokens: await ctx.store.listTokens(scopeTo) };
+    },
+  );
+
+  // The calling token itself: `hookyard whoami`, and `hookyard logout`, which revokes it by its id.
+  app.get(
+    "/v1/whoami",
+    {
+      onRequest: auth,
+      schema: {
+        summary: "The token this request was made with (its owner, scope and id), without its secret",
+        tags: ["tokens"],
+        security: bearer,
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const token = await ctx.store.getToken(principal.tokenId);
+      // Authentication just read this row; tokens are revoked, never deleted.
+      if (!token) throw new RegistryError("REG_ERR_TOKEN_INVALID", "this registry does not know the token");
+      return token;
     },
   );
 
