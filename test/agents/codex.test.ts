@@ -12,6 +12,7 @@ import {
   responsesRequestText,
   startResponsesModel,
 } from "./harness/fake-model/openai-responses.js";
+import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
 
 /**
  * hookyard behind the real Codex binary (pinned in harness/codex.ts, installed by the test itself
@@ -170,6 +171,16 @@ describe.skipIf(!codex.ok)(`Codex ${codexPackage.version} (real agent), route ex
       expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
     };
     await Promise.all([check("daemon"), check("inprocess")]);
+  });
+
+  it("a sandboxed community guard from the registry: the victim file survives, the next request carries its reason", {
+    timeout,
+  }, async () => {
+    const ws = await workspace({ guard: false });
+    await installRegistryGuard(ws.root);
+    const { request, say } = await drive(ws, [shell("rm victim.txt")]);
+    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+    expect(request(1), say).toContain(registryGuardReason);
   });
 
   it("allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run", {

@@ -15,6 +15,7 @@ import {
 } from "./harness/fake-model/anthropic.js";
 import { installAgent } from "./harness/install-agent.js";
 import { installOpencode, opencodePackage, runOpencode } from "./harness/opencode.js";
+import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
 
 /**
  * hookyard behind the real OpenCode (pinned in harness/opencode.ts, installed by the test itself
@@ -157,6 +158,16 @@ describe.skipIf(!opencode.ok)(`OpenCode ${opencodePackage.version} (real agent),
     // have refused it was in the path: OpenCode fetched its plugin package through it).
     expect(run.refused, say).toEqual([]);
     expect(run.allowed, say).toContain("CONNECT registry.npmjs.org:443");
+  });
+
+  it("a sandboxed community guard from the registry: the victim file survives, the next request carries its reason", {
+    timeout,
+  }, async () => {
+    const ws = await workspace({ guard: false });
+    await installRegistryGuard(ws.root);
+    const { request, say } = await drive(ws, [bash("rm victim.txt")]);
+    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+    expect(request(1), say).toContain(registryGuardReason);
   });
 
   it("allow (control): with no guard the same call deletes the file; session start and end hooks run", {

@@ -12,6 +12,7 @@ import {
   startAnthropicModel,
 } from "./harness/fake-model/anthropic.js";
 import { installPi, piPackage, runPi, runPiSession } from "./harness/pi.js";
+import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
 
 /**
  * hookyard behind the real Pi coding agent (pinned in harness/pi.ts, installed by the test itself
@@ -175,6 +176,16 @@ describe.skipIf(!pi.ok)(`Pi ${piPackage.version} (real agent), route exec`, () =
       expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
     };
     await Promise.all([check("daemon"), check("inprocess")]);
+  });
+
+  it("a sandboxed community guard from the registry: the victim file survives, the next request carries its reason", {
+    timeout,
+  }, async () => {
+    const ws = await workspace({ guard: false });
+    await installRegistryGuard(ws.root);
+    const { request, say } = await drive(ws, [bash("rm victim.txt")]);
+    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+    expect(request(1), say).toContain(registryGuardReason);
   });
 
   it("allow (control): with no guard the same call deletes the file; session start and end hooks run", {
