@@ -101,6 +101,7 @@ describe("protection and documentation", () => {
         "GET /v1/scopes/{scope}/owners",
         "GET /v1/search",
         "GET /v1/tokens",
+        "GET /v1/whoami",
         "POST /v1/advisories",
         "POST /v1/packages/{name}/{version}/deprecate",
         "POST /v1/packages/{name}/{version}/yank",
