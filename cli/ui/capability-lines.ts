@@ -41,6 +41,9 @@ export function printGrants(context: CliContext, after: GrantsAfterChange, json:
     context.stdout.write(`${JSON.stringify(after, null, 2)}\n`);
     return;
   }
+  for (const grant of after.removed) context.stdout.write(`revoked ${grantLine(grant)}\n`);
+  for (const grant of after.added) context.stdout.write(`granted ${grantLine(grant)}\n`);
+  if (after.added.length + after.removed.length === 0) context.stdout.write("nothing changed\n");
   context.stdout.write(
     `${after.name}@${after.version} is granted:${after.grants.length === 0 ? " nothing" : ""}\n`,
   );

@@ -14,6 +14,9 @@ export interface GrantsAfterChange {
   version: string;
   /** What the package is granted now, in the order it requests them. */
   grants: string[];
+  /** What this change gave and took back (a narrower grant a wider one replaced counts as taken back). */
+  added: string[];
+  removed: string[];
 }
 
 export async function changeGrants(
@@ -25,7 +28,7 @@ export async function changeGrants(
 ): Promise<GrantsAfterChange> {
   const tx = await InstallTransaction.open(context);
   // Every check inside the transaction: a refusal releases the workspace like any other failure.
-  const { entry } = await tx.run(
+  const { entry, added, removed } = await tx.run(
     async () => {
       const entry = installedEntry(tx, name);
       const id = `${name}@${entry.version}`;
@@ -54,8 +57,11 @@ export async function changeGrants(
             level: "info",
             text: `${id} already has ${cover === grant ? grant : `${cover}, which covers ${grant}`}`,
           });
-        } else if (change === "grant") after.add(grant);
-        else if (!after.delete(grant)) {
+        } else if (change === "grant") {
+          after.add(grant);
+          // A wider grant replaces the narrower ones it covers: one line in the lock, one to revoke.
+          for (const given of [...after]) if (given !== grant && covers(grant, given)) after.delete(given);
+        } else if (!after.delete(grant)) {
           const wider = [...before].find((given) => covers(given, grant));
           context.notice?.({
             level: "info",
@@ -66,11 +72,13 @@ export async function changeGrants(
         }
       }
       tx.lock.packages[name] = { ...entry, grants: order([...after], entry.requested) };
-      return { entry, changed: after.size !== before.size };
+      const added = [...after].filter((grant) => !before.has(grant));
+      const removed = [...before].filter((grant) => !after.has(grant));
+      return { entry, added, removed, changed: added.length + removed.length > 0 };
     },
     { write: (result) => result.changed },
   );
-  return { name, version: entry.version, grants: tx.lock.packages[name]?.grants ?? [] };
+  return { name, version: entry.version, grants: tx.lock.packages[name]?.grants ?? [], added, removed };
 }
 
 function covers(given: string, grant: string): boolean {

@@ -102,6 +102,25 @@ describe("hookyard grant, revoke, uninstall", () => {
     expect((await lockOf(ws)).packages.guard.grants).toEqual([]);
   });
 
+  it("a wider grant replaces the narrower one it covers; grant and revoke say what they changed", async () => {
+    const registry = await startRegistry();
+    await publishGuard(registry, "1.0.0");
+    const ws = await emptyWorkspace();
+    expect((await cli(ws, "install", "guard", "--registry", registry.url, "--yes")).code).toBe(0);
+    const narrow = await cli(ws, "grant", "guard", "fs.read:docs/api");
+    expect(narrow.stdout).toMatch(/^granted .*\[fs\.read:docs\/api\]$/m);
+    const wide = await cli(ws, "grant", "guard", "fs.read:docs");
+    expect(wide.stdout).toMatch(/^revoked .*\[fs\.read:docs\/api\]$/m);
+    expect(wide.stdout).toMatch(/^granted .*\[fs\.read:docs\]$/m);
+    expect((await lockOf(ws)).packages.guard.grants).toEqual(["fs.read:docs"]);
+    const revoked = await cli(ws, "revoke", "guard", "fs.read:docs");
+    expect(revoked.stdout).toMatch(/^revoked .*\[fs\.read:docs\]$/m);
+    expect(revoked.stdout).toContain("guard@1.0.0 is granted: nothing");
+    const again = await cli(ws, "revoke", "guard", "fs.read:docs");
+    expect(again.stdout).toContain("nothing changed\n");
+    expect(again.stderr).toContain("guard@1.0.0 was not granted fs.read:docs");
+  });
+
   it("uninstall removes the lock entry, the hookyard.json entry and the store folder", async () => {
     const { ws } = await guardInstalled();
     const integrity = (await lockOf(ws)).packages.guard.integrity;
