@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hookyard, repoRoot } from "../helpers/cli.js";
@@ -15,6 +14,7 @@ import {
   startAnthropicModel,
 } from "./harness/fake-model/anthropic.js";
 import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
+import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runtime.js";
 
 /**
  * hookyard behind the real Claude Code binary (pinned in harness/claude-code.ts, installed by the
@@ -64,32 +64,14 @@ export default {
 }
 
 const models: AnthropicModel[] = [];
-const runtimes: string[] = [];
 const serves: ChildProcess[] = [];
 afterEach(async () => {
   await Promise.all(models.splice(0).map((m) => m.close()));
   for (const child of serves.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   // The exec route starts the workspace's daemon (in the background: it may still be starting):
   // every one a test started goes with it, then its runtime folder.
-  await Promise.all(runtimes.splice(0).map((runtime) => stopDaemons(runtime)));
+  await stopRuntimes();
 });
-
-async function stopDaemons(runtime: string): Promise<void> {
-  const dir = join(runtime, "hookyard");
-  for (let round = 0; round < 3; round++) {
-    for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".log"))) {
-      for (const m of (await readFile(join(dir, name), "utf8").catch(() => "")).matchAll(
-        /pid (\d+) serves/g,
-      )) {
-        try {
-          process.kill(Number(m[1]), "SIGKILL");
-        } catch {}
-      }
-    }
-    await new Promise((done) => setTimeout(done, 300));
-  }
-  await rm(runtime, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-}
 
 type RouteName = "exec" | "http";
 
@@ -110,8 +92,7 @@ async function workspace(
   } = {},
 ): Promise<Workspace> {
   const root = await tempDir();
-  const runtime = await mkdtemp(join(tmpdir(), "hookyard-agent-run-"));
-  runtimes.push(runtime);
+  const runtime = await runtimeDir();
   await writeFiles(root, {
     "hookyard.json": {},
     ".hookyard/hooks/conformance.mjs": hookFile(root, options.guard ?? true),
@@ -200,10 +181,6 @@ async function drive(ws: Workspace, script: Step[], prompt = "Do the task.") {
 const bash = (command: string): Step => ({
   toolUse: { name: "Bash", input: { command, description: "run it" } },
 });
-
-async function sessionsLog(root: string): Promise<string> {
-  return readFile(join(root, "sessions.log"), "utf8").catch(() => "");
-}
 
 const timeout = 240_000;
 

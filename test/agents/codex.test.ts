@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
@@ -13,6 +12,7 @@ import {
   startResponsesModel,
 } from "./harness/fake-model/openai-responses.js";
 import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
+import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runtime.js";
 
 /**
  * hookyard behind the real Codex binary (pinned in harness/codex.ts, installed by the test itself
@@ -64,29 +64,10 @@ export default {
 }
 
 const models: ResponsesModel[] = [];
-const runtimes: string[] = [];
 afterEach(async () => {
   await Promise.all(models.splice(0).map((m) => m.close()));
-  await Promise.all(runtimes.splice(0).map((runtime) => stopDaemons(runtime)));
+  await stopRuntimes();
 });
-
-/** The exec route starts the workspace's daemon in the background: every one a test started goes. */
-async function stopDaemons(runtime: string): Promise<void> {
-  const dir = join(runtime, "hookyard");
-  for (let round = 0; round < 3; round++) {
-    for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".log"))) {
-      for (const m of (await readFile(join(dir, name), "utf8").catch(() => "")).matchAll(
-        /pid (\d+) serves/g,
-      )) {
-        try {
-          process.kill(Number(m[1]), "SIGKILL");
-        } catch {}
-      }
-    }
-    await new Promise((done) => setTimeout(done, 300));
-  }
-  await rm(runtime, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-}
 
 interface Workspace {
   root: string;
@@ -97,8 +78,7 @@ interface Workspace {
 /** A workspace with hookyard installed into Codex's project hooks (.codex/hooks.json). */
 async function workspace(options: { guard?: boolean; files?: Record<string, string | object> } = {}) {
   const root = await tempDir();
-  const runtime = await mkdtemp(join(tmpdir(), "hookyard-agent-run-"));
-  runtimes.push(runtime);
+  const runtime = await runtimeDir();
   await writeFiles(root, {
     "hookyard.json": {},
     ".hookyard/hooks/conformance.mjs": hookFile(root, options.guard ?? true),
@@ -139,10 +119,6 @@ async function drive(
 }
 
 const shell = (cmd: string): ResponsesStep => ({ call: { name: "exec_command", args: { cmd } } });
-
-async function sessionsLog(root: string): Promise<string> {
-  return readFile(join(root, "sessions.log"), "utf8").catch(() => "");
-}
 
 const timeout = 300_000;
 
@@ -293,8 +269,7 @@ describe.skipIf(!codex.ok)(`Codex ${codexPackage.version} (real agent), when hoo
   }, async () => {
     const ws = await workspace();
     expect(ws.install.stdout).toContain("/hooks");
-    const home = await mkdtemp(join(tmpdir(), "hookyard-codex-home-"));
-    runtimes.push(home);
+    const home = await runtimeDir();
     const config = join(home, "config.toml");
     const env = { ...ws.env, CODEX_HOME: home };
     await writeFile(config, codexConfig({ modelUrl: "http://127.0.0.1:9", cwd: ws.root }));

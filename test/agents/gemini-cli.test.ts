@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
@@ -13,6 +12,7 @@ import {
 } from "./harness/fake-model/gemini.js";
 import { geminiCliPackage, installGeminiCli, runGemini } from "./harness/gemini-cli.js";
 import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
+import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runtime.js";
 
 /**
  * hookyard behind the real Gemini CLI (pinned in harness/gemini-cli.ts, installed by the test
@@ -66,29 +66,10 @@ export default {
 }
 
 const models: GeminiModel[] = [];
-const runtimes: string[] = [];
 afterEach(async () => {
   await Promise.all(models.splice(0).map((m) => m.close()));
-  await Promise.all(runtimes.splice(0).map((runtime) => stopDaemons(runtime)));
+  await stopRuntimes();
 });
-
-/** The exec route starts the workspace's daemon in the background: every one a test started goes. */
-async function stopDaemons(runtime: string): Promise<void> {
-  const dir = join(runtime, "hookyard");
-  for (let round = 0; round < 3; round++) {
-    for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".log"))) {
-      for (const m of (await readFile(join(dir, name), "utf8").catch(() => "")).matchAll(
-        /pid (\d+) serves/g,
-      )) {
-        try {
-          process.kill(Number(m[1]), "SIGKILL");
-        } catch {}
-      }
-    }
-    await new Promise((done) => setTimeout(done, 300));
-  }
-  await rm(runtime, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-}
 
 interface Workspace {
   root: string;
@@ -98,8 +79,7 @@ interface Workspace {
 /** A workspace with hookyard installed into Gemini CLI's project settings. */
 async function workspace(options: { guard?: boolean; files?: Record<string, string | object> } = {}) {
   const root = await tempDir();
-  const runtime = await mkdtemp(join(tmpdir(), "hookyard-agent-run-"));
-  runtimes.push(runtime);
+  const runtime = await runtimeDir();
   await writeFiles(root, {
     "hookyard.json": {},
     ".hookyard/hooks/conformance.mjs": hookFile(root, options.guard ?? true),
@@ -136,10 +116,6 @@ async function drive(ws: Workspace, script: GeminiStep[], prompt = "Do the task.
 const shell = (command: string): GeminiStep => ({
   call: { name: "run_shell_command", args: { command, description: "run it" } },
 });
-
-async function sessionsLog(root: string): Promise<string> {
-  return readFile(join(root, "sessions.log"), "utf8").catch(() => "");
-}
 
 const timeout = 300_000;
 

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import {
 import { installAgent } from "./harness/install-agent.js";
 import { installOpencode, opencodePackage, runOpencode } from "./harness/opencode.js";
 import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
+import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runtime.js";
 
 /**
  * hookyard behind the real OpenCode (pinned in harness/opencode.ts, installed by the test itself
@@ -67,29 +67,10 @@ export default {
 }
 
 const models: AnthropicModel[] = [];
-const runtimes: string[] = [];
 afterEach(async () => {
   await Promise.all(models.splice(0).map((m) => m.close()));
-  await Promise.all(runtimes.splice(0).map((runtime) => stopDaemons(runtime)));
+  await stopRuntimes();
 });
-
-/** The exec route starts the workspace's daemon in the background: every one a test started goes. */
-async function stopDaemons(runtime: string): Promise<void> {
-  const dir = join(runtime, "hookyard");
-  for (let round = 0; round < 3; round++) {
-    for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".log"))) {
-      for (const m of (await readFile(join(dir, name), "utf8").catch(() => "")).matchAll(
-        /pid (\d+) serves/g,
-      )) {
-        try {
-          process.kill(Number(m[1]), "SIGKILL");
-        } catch {}
-      }
-    }
-    await new Promise((done) => setTimeout(done, 300));
-  }
-  await rm(runtime, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-}
 
 interface Workspace {
   root: string;
@@ -100,8 +81,7 @@ interface Workspace {
 /** A workspace with hookyard's plugin installed into the project's .opencode/plugins/. */
 async function workspace(options: { guard?: boolean; files?: Record<string, string | object> } = {}) {
   const root = await tempDir();
-  const runtime = await mkdtemp(join(tmpdir(), "hookyard-agent-run-"));
-  runtimes.push(runtime);
+  const runtime = await runtimeDir();
   await writeFiles(root, {
     "hookyard.json": {},
     ".hookyard/hooks/conformance.mjs": hookFile(root, options.guard ?? true),
@@ -137,10 +117,6 @@ async function drive(ws: Workspace, script: Step[], prompt = "Do the task.") {
 const bash = (command: string): Step => ({
   toolUse: { name: "bash", input: { command, description: "run it" } },
 });
-
-async function sessionsLog(root: string): Promise<string> {
-  return readFile(join(root, "sessions.log"), "utf8").catch(() => "");
-}
 
 const timeout = 300_000;
 
