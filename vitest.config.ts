@@ -13,6 +13,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // The second writes docs/agents.md's tables from what the real agents' tests proved (when they ran).
+    reporters: ["default", "./test/agents/harness/support-reporter.ts"],
     include: ["test/**/*.test.ts", "sample-hooks/**/*.test.ts"],
     typecheck: { enabled: true, include: ["test/types/**/*.test.ts"] },
     // isolated-vm asks for --no-node-snapshot; forks let us pass it to every worker.

@@ -3,21 +3,22 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookyard, repoRoot } from "../helpers/cli.js";
-import { tempDir, writeFiles } from "../helpers/temp.js";
-import { processWaitMs } from "../helpers/timeouts.js";
-import { claudeCodePackage, installClaudeCode, runClaude } from "./harness/claude-code.js";
+import { claudeCodePackage, installClaudeCode, runClaude } from "../../bench/agents/claude-code.js";
 import {
   type AnthropicModel,
   requestText,
   type Step,
   startAnthropicModel,
-} from "./harness/fake-model/anthropic.js";
+} from "../../bench/agents/fake-model/anthropic.js";
+import { hookyard, repoRoot } from "../helpers/cli.js";
+import { tempDir, writeFiles } from "../helpers/temp.js";
+import { processWaitMs } from "../helpers/timeouts.js";
 import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
+import { proves } from "./harness/support-table.js";
 import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runtime.js";
 
 /**
- * hookyard behind the real Claude Code binary (pinned in harness/claude-code.ts, installed by the
+ * hookyard behind the real Claude Code binary (pinned in bench/agents/claude-code.ts, installed by the
  * test itself into ~/.cache/hookyard/agents/, never a dependency), against a fake Anthropic model
  * on 127.0.0.1 that scripts its tool calls and logs every request. Each test is a workspace with
  * `hookyard install-into claude` (the exec route, or --http with `hookyard serve` running) and a
@@ -184,6 +185,12 @@ const bash = (command: string): Step => ({
 
 const timeout = 240_000;
 
+/** The options of a test that proves `rows` on both routes (docs/agents.md's cells). */
+const both = (...rows: string[]) => ({
+  timeout,
+  meta: proves("claude-code", claudeCodePackage.version, { exec: rows, http: rows }),
+});
+
 const routes = ["exec", "http"] as const;
 
 /**
@@ -205,7 +212,7 @@ describe.skipIf(!claude.ok)(
   () => {
     it(
       "deny: the victim file survives and the next model request carries the reason; argument rewrite: the next call runs the rewritten command",
-      { timeout },
+      both("deny", "arg-rewrite"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route);
         const { request, say } = await drive(ws, [bash("rm victim.txt"), bash("echo ORIGINAL > out.txt")]);
@@ -219,7 +226,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "a sandboxed community guard from the registry: the victim file survives, the next request carries its reason",
-      { timeout },
+      both("registry-guard"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route, { guard: false, registryGuard: true });
         const { request, say } = await drive(ws, [bash("rm victim.txt")]);
@@ -230,7 +237,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run",
-      { timeout },
+      both("allow", "session"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route, { guard: false });
         const { say } = await drive(ws, [bash("rm victim.txt")]);
@@ -243,7 +250,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "result rewrite that keeps the JSON whole: the model gets the redacted output, not the secret; inject: the next request carries the text",
-      { timeout },
+      both("result-json", "inject-tool"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route);
         const { request, model, say } = await drive(ws, [bash("cat json-secret.txt")]);
@@ -255,7 +262,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "result rewrite to plain text of an object result (Bash's, then Read's): the model gets the text, not the secret",
-      { timeout },
+      both("result-text"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route);
         const read: Step = {
@@ -270,7 +277,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "prompt block: no model request is made",
-      { timeout },
+      both("prompt-block"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route);
         const { model, run, say } = await drive(ws, [bash("rm victim.txt")], "my password is hunter2");
@@ -284,7 +291,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "stop-continue: the agent goes on once, with the reason in its next request",
-      { timeout },
+      both("stop-continue"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route);
         const { turns, request, say } = await drive(ws, [
@@ -321,7 +328,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "a hook file that does not load: the prompt is refused",
-      { timeout },
+      both("hook-file-broken"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route, { files: { ".hookyard/hooks/broken.mjs": "export default {{{" } });
         await refused(ws, 'hook "broken" could not be loaded');
@@ -330,7 +337,7 @@ describe.skipIf(!claude.ok)(
 
     it(
       "a guard that crashes (onError block): the Bash call is denied",
-      { timeout },
+      both("guard-crash"),
       onBothRoutes(async (route) => {
         const ws = await workspace(route, { guard: false, files: crasher });
         const { request, say } = await drive(ws, [bash("rm victim.txt")]);
@@ -341,6 +348,10 @@ describe.skipIf(!claude.ok)(
 
     it("exec, a workspace that does not load (hookyard.json not JSON): the prompt is refused; http, serve not running: Claude Code itself fails open and the file is deleted (documented)", {
       timeout,
+      meta: proves("claude-code", claudeCodePackage.version, {
+        exec: ["workspace-broken"],
+        http: [["unreachable", "**fails open**"]],
+      }),
     }, async () => {
       const broken = async () => {
         const ws = await workspace("exec");
@@ -357,6 +368,9 @@ describe.skipIf(!claude.ok)(
 
     it("exec, a result rewrite of a tool whose shape hookyard does not know: the agent stops before the model sees it; exec with no daemon: a SessionEnd hook that takes 2.5 s still runs to its end", {
       timeout,
+      meta: proves("claude-code", claudeCodePackage.version, {
+        exec: ["result-unknown", "session-end-slow"],
+      }),
     }, async () => {
       const unknownShape = async () => {
         const ws = await workspace("exec");

@@ -2,16 +2,17 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookyard } from "../helpers/cli.js";
-import { tempDir, writeFiles } from "../helpers/temp.js";
 import {
   type GeminiModel,
   type GeminiStep,
   geminiRequestText,
   startGeminiModel,
-} from "./harness/fake-model/gemini.js";
+} from "../../bench/agents/fake-model/gemini.js";
+import { hookyard } from "../helpers/cli.js";
+import { tempDir, writeFiles } from "../helpers/temp.js";
 import { geminiCliPackage, installGeminiCli, runGemini } from "./harness/gemini-cli.js";
 import { installRegistryGuard, registryGuardReason } from "./harness/registry-guard.js";
+import { proves } from "./harness/support-table.js";
 import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runtime.js";
 
 /**
@@ -119,93 +120,115 @@ const shell = (command: string): GeminiStep => ({
 
 const timeout = 300_000;
 
+/** The options of a test that proves `rows` of docs/agents.md's table. */
+const rows = (...proven: string[]) => ({
+  timeout,
+  meta: proves("gemini-cli", geminiCliPackage.version, { exec: proven }),
+});
+
 describe.skipIf(!gemini.ok)(`Gemini CLI ${geminiCliPackage.version} (real agent), route exec`, () => {
-  it("deny: the victim file survives and the next model request carries the reason; argument rewrite: the next call runs the rewritten command", {
-    timeout,
-  }, async () => {
-    const ws = await workspace();
-    const { request, say } = await drive(ws, [shell("rm victim.txt"), shell("echo ORIGINAL > out.txt")]);
-    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
-    expect(request(1), say).toContain('Blocked by hook \\"conformance\\": victims are protected by hookyard');
-    // SessionStart's inject: that agent puts it before the prompt in a non-interactive run.
-    expect(request(0), say).toContain("SESSION-CONTEXT-OK");
-    expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
-  });
-
-  it("deny and argument rewrite on each of exec's routes, forced: only the daemon (HOOKYARD_EXEC_ROUTE=daemon), never a daemon (inprocess)", {
-    timeout,
-  }, async () => {
-    const check = async (route: "daemon" | "inprocess") => {
+  it(
+    "deny: the victim file survives and the next model request carries the reason; argument rewrite: the next call runs the rewritten command",
+    rows("deny", "arg-rewrite", "inject-start"),
+    async () => {
       const ws = await workspace();
-      ws.env.HOOKYARD_EXEC_ROUTE = route;
       const { request, say } = await drive(ws, [shell("rm victim.txt"), shell("echo ORIGINAL > out.txt")]);
-      const where = `route ${route}\n${say}`;
-      expect(existsSync(join(ws.root, "victim.txt")), where).toBe(true);
-      expect(request(1), where).toContain("victims are protected by hookyard");
-      expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
-    };
-    await Promise.all([check("daemon"), check("inprocess")]);
-  });
+      expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+      expect(request(1), say).toContain(
+        'Blocked by hook \\"conformance\\": victims are protected by hookyard',
+      );
+      // SessionStart's inject: that agent puts it before the prompt in a non-interactive run.
+      expect(request(0), say).toContain("SESSION-CONTEXT-OK");
+      expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), say).toBe("REWRITTEN\n");
+    },
+  );
 
-  it("a sandboxed community guard from the registry: the victim file survives, the next request carries its reason", {
-    timeout,
-  }, async () => {
-    const ws = await workspace({ guard: false });
-    await installRegistryGuard(ws.root);
-    const { request, say } = await drive(ws, [shell("rm victim.txt")]);
-    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
-    expect(request(1), say).toContain(registryGuardReason);
-  });
+  it(
+    "deny and argument rewrite on each of exec's routes, forced: only the daemon (HOOKYARD_EXEC_ROUTE=daemon), never a daemon (inprocess)",
+    rows("routes-forced"),
+    async () => {
+      const check = async (route: "daemon" | "inprocess") => {
+        const ws = await workspace();
+        ws.env.HOOKYARD_EXEC_ROUTE = route;
+        const { request, say } = await drive(ws, [shell("rm victim.txt"), shell("echo ORIGINAL > out.txt")]);
+        const where = `route ${route}\n${say}`;
+        expect(existsSync(join(ws.root, "victim.txt")), where).toBe(true);
+        expect(request(1), where).toContain("victims are protected by hookyard");
+        expect(await readFile(join(ws.root, "out.txt"), "utf8").catch(() => ""), where).toBe("REWRITTEN\n");
+      };
+      await Promise.all([check("daemon"), check("inprocess")]);
+    },
+  );
 
-  it("allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run", {
-    timeout,
-  }, async () => {
-    const ws = await workspace({ guard: false });
-    const { say } = await drive(ws, [shell("rm victim.txt")]);
-    expect(existsSync(join(ws.root, "victim.txt")), say).toBe(false);
-    expect(await sessionsLog(ws.root), say).toMatch(/^start startup\nend exit\n$/);
-  });
+  it(
+    "a sandboxed community guard from the registry: the victim file survives, the next request carries its reason",
+    rows("registry-guard"),
+    async () => {
+      const ws = await workspace({ guard: false });
+      await installRegistryGuard(ws.root);
+      const { request, say } = await drive(ws, [shell("rm victim.txt")]);
+      expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+      expect(request(1), say).toContain(registryGuardReason);
+    },
+  );
 
-  it("result rewrite (a shell result, then read_file's): the model gets the redacted text, not the secret; inject: the next request carries the text; a failed tool fires tool_error, whose inject reaches the model", {
-    timeout,
-  }, async () => {
-    const ws = await workspace();
-    const missing: GeminiStep = {
-      call: { name: "read_file", args: { file_path: join(ws.root, "no-such-file.txt") } },
-    };
-    const read: GeminiStep = {
-      call: { name: "read_file", args: { file_path: join(ws.root, "text-secret.txt") } },
-    };
-    const { request, all, say } = await drive(ws, [
-      shell("cat json-secret.txt"),
-      read,
-      shell("cat inject-only.txt"),
-      missing,
-    ]);
-    expect(request(1), say).toContain("token=[redacted]");
-    expect(request(1), say).toContain("the magic word is PINEAPPLE");
-    expect(request(2), say).toContain("[output redacted by hookyard]");
-    expect(request(3), say).toContain("the magic word is PINEAPPLE");
-    // A tool that fails (no such file) fires tool_error; its inject reaches the next request.
-    expect(request(4), say).toContain("advice for read_file: check the path");
-    expect(request(4), say).toContain("File not found");
-    expect(all(), say).not.toContain("SECRET-JSON-42");
-    expect(all(), say).not.toContain("SECRET-TEXT-7");
-  });
+  it(
+    "allow (control): with no guard the same call deletes the file; SessionStart and SessionEnd hooks run",
+    rows("allow", "session"),
+    async () => {
+      const ws = await workspace({ guard: false });
+      const { say } = await drive(ws, [shell("rm victim.txt")]);
+      expect(existsSync(join(ws.root, "victim.txt")), say).toBe(false);
+      expect(await sessionsLog(ws.root), say).toMatch(/^start startup\nend exit\n$/);
+    },
+  );
 
-  it("prompt block: no model request is made", { timeout }, async () => {
+  it(
+    "result rewrite (a shell result, then read_file's): the model gets the redacted text, not the secret; inject: the next request carries the text; a failed tool fires tool_error, whose inject reaches the model",
+    rows("result-rewrite", "inject-tool", "tool-error"),
+    async () => {
+      const ws = await workspace();
+      const missing: GeminiStep = {
+        call: { name: "read_file", args: { file_path: join(ws.root, "no-such-file.txt") } },
+      };
+      const read: GeminiStep = {
+        call: { name: "read_file", args: { file_path: join(ws.root, "text-secret.txt") } },
+      };
+      const { request, all, say } = await drive(ws, [
+        shell("cat json-secret.txt"),
+        read,
+        shell("cat inject-only.txt"),
+        missing,
+      ]);
+      expect(request(1), say).toContain("token=[redacted]");
+      expect(request(1), say).toContain("the magic word is PINEAPPLE");
+      expect(request(2), say).toContain("[output redacted by hookyard]");
+      expect(request(3), say).toContain("the magic word is PINEAPPLE");
+      // A tool that fails (no such file) fires tool_error; its inject reaches the next request.
+      expect(request(4), say).toContain("advice for read_file: check the path");
+      expect(request(4), say).toContain("File not found");
+      expect(all(), say).not.toContain("SECRET-JSON-42");
+      expect(all(), say).not.toContain("SECRET-TEXT-7");
+    },
+  );
+
+  it("prompt block: no model request is made", rows("prompt-block"), async () => {
     const ws = await workspace();
     const { model, run, say } = await drive(ws, [shell("rm victim.txt")], "my password is hunter2");
     expect(model.generateRequests(), say).toEqual([]);
     expect(`${run.stdout}${run.stderr}`, say).toContain("the prompt holds a password");
   });
 
-  it("stop-continue: the agent goes on once, with the reason in its next request", { timeout }, async () => {
-    const ws = await workspace();
-    const { turns, request, say } = await drive(ws, [{ text: "I am done." }, { text: "The tests pass." }]);
-    expect(turns.length, say).toBe(2);
-    expect(request(1), say).toContain("run the tests before you stop");
-  });
+  it(
+    "stop-continue: the agent goes on once, with the reason in its next request",
+    rows("stop-continue"),
+    async () => {
+      const ws = await workspace();
+      const { turns, request, say } = await drive(ws, [{ text: "I am done." }, { text: "The tests pass." }]);
+      expect(turns.length, say).toBe(2);
+      expect(request(1), say).toContain("run the tests before you stop");
+    },
+  );
 });
 
 describe.skipIf(!gemini.ok)(
@@ -219,13 +242,13 @@ describe.skipIf(!gemini.ok)(
       expect(`${run.stdout}${run.stderr}`, say).toContain(why);
     };
 
-    it("a hook file that does not load: the prompt is refused", { timeout }, async () => {
+    it("a hook file that does not load: the prompt is refused", rows("hook-file-broken"), async () => {
       const ws = await workspace({ files: { ".hookyard/hooks/broken.mjs": "export default {{{" } });
       // Its -o json output holds the reason as JSON text: "Blocked by hook \"broken\": …".
       await refused(ws, "could not be loaded (fix");
     });
 
-    it("a guard that crashes (onError block): the shell call is denied", { timeout }, async () => {
+    it("a guard that crashes (onError block): the shell call is denied", rows("guard-crash"), async () => {
       const ws = await workspace({
         guard: false,
         files: {
@@ -239,40 +262,46 @@ describe.skipIf(!gemini.ok)(
       expect(request(1), say).toContain("the guard crashed");
     });
 
-    it("a workspace that does not load (hookyard.json not JSON): the prompt is refused", {
-      timeout,
-    }, async () => {
-      const ws = await workspace();
-      await writeFiles(ws.root, { "hookyard.json": "{ not json" });
-      await refused(ws, "RUN_ERR_CONFIG_INVALID");
-    });
+    it(
+      "a workspace that does not load (hookyard.json not JSON): the prompt is refused",
+      rows("workspace-broken"),
+      async () => {
+        const ws = await workspace();
+        await writeFiles(ws.root, { "hookyard.json": "{ not json" });
+        await refused(ws, "RUN_ERR_CONFIG_INVALID");
+      },
+    );
 
-    it("hookyard cannot start at all (its node is gone): the agent reads the shell's exit 127 as a block, and the prompt is refused", {
-      timeout,
-    }, async () => {
-      const ws = await workspace();
-      const file = join(ws.root, ".gemini", "settings.json");
-      const text = await readFile(file, "utf8");
-      await writeFile(
-        file,
-        text.replaceAll(JSON.stringify(process.execPath).slice(1, -1), "/nonexistent/node"),
-      );
-      const { model, say } = await drive(ws, [shell("rm victim.txt")]);
-      expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
-      expect(model.generateRequests(), say).toEqual([]);
-    });
+    it(
+      "hookyard cannot start at all (its node is gone): the agent reads the shell's exit 127 as a block, and the prompt is refused",
+      rows("cannot-start"),
+      async () => {
+        const ws = await workspace();
+        const file = join(ws.root, ".gemini", "settings.json");
+        const text = await readFile(file, "utf8");
+        await writeFile(
+          file,
+          text.replaceAll(JSON.stringify(process.execPath).slice(1, -1), "/nonexistent/node"),
+        );
+        const { model, say } = await drive(ws, [shell("rm victim.txt")]);
+        expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+        expect(model.generateRequests(), say).toEqual([]);
+      },
+    );
 
-    it("hookyard's bin is gone (node starts, then exits 1, which that agent reads as a mere warning): the entry's `|| exit 2` makes it a refusal, and the prompt is refused", {
-      timeout,
-    }, async () => {
-      const ws = await workspace();
-      const file = join(ws.root, ".gemini", "settings.json");
-      const text = await readFile(file, "utf8");
-      await writeFile(file, text.replaceAll("/bin/hookyard.js", "/bin/no-such-hookyard.js"));
-      const { model, say } = await drive(ws, [shell("rm victim.txt")]);
-      expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
-      expect(model.generateRequests(), say).toEqual([]);
-    });
+    it(
+      "hookyard's bin is gone (node starts, then exits 1, which that agent reads as a mere warning): the entry's `|| exit 2` makes it a refusal, and the prompt is refused",
+      rows("cannot-start"),
+      async () => {
+        const ws = await workspace();
+        const file = join(ws.root, ".gemini", "settings.json");
+        const text = await readFile(file, "utf8");
+        await writeFile(file, text.replaceAll("/bin/hookyard.js", "/bin/no-such-hookyard.js"));
+        const { model, say } = await drive(ws, [shell("rm victim.txt")]);
+        expect(existsSync(join(ws.root, "victim.txt")), say).toBe(true);
+        expect(model.generateRequests(), say).toEqual([]);
+      },
+    );
   },
 );
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isCodexHookyardEntry } from "../../../adapters/codex/settings/hookyard-entries.js";
 import { codexHookIdentities } from "../../../adapters/codex/settings/trust.js";
-import { type InstallResult, installAgent } from "./install-agent.js";
+import { type InstallResult, installAgent } from "../../../bench/agents/install-agent.js";
 
 /**
  * Codex, the real binary. `@openai/codex` is a JS shim whose platform binaries are its own

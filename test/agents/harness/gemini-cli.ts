@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type InstallResult, installAgent } from "./install-agent.js";
+import { type InstallResult, installAgent } from "../../../bench/agents/install-agent.js";
 
 /**
  * Gemini CLI, the real package: plain JavaScript (`bundle/gemini.js`), so it runs on the test's

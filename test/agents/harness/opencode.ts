@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type InstallResult, installAgent } from "../../../bench/agents/install-agent.js";
 import { startEgressProxy } from "./egress-proxy.js";
-import { type InstallResult, installAgent } from "./install-agent.js";
 
 /**
  * OpenCode, the real binary: `opencode-ai` is a shim whose optional dependencies are one package

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type InstallResult, installAgent } from "./install-agent.js";
+import { type InstallResult, installAgent } from "../../../bench/agents/install-agent.js";
 
 /**
  * Pi, the real package: plain JavaScript (`dist/cli.js`), run on the test's own node. Pinned: a

@@ -7,9 +7,9 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /**
- * A coding agent's npm package, pinned, installed for the conformance tests into a cache outside
- * the project (`~/.cache/hookyard/agents/<name>@<version>/`, or `$HOOKYARD_AGENT_CACHE`), never
- * into the project's dependencies. Installed once: a later run (or another test worker) reuses it.
+ * A coding agent's npm package, pinned, installed for the conformance tests (test/agents/) and the
+ * agent-session bench into a cache outside the project (`~/.cache/hookyard/agents/<name>@<version>/`,
+ * or `$HOOKYARD_AGENT_CACHE`), never into the project's dependencies. Installed once: a later run (or another test worker) reuses it.
  */
 export interface AgentPackage {
   name: string;
