@@ -4,7 +4,7 @@
  * daemon, the first event that starts the daemon, and the old in-process route), by `hookyard serve`
  * (an HTTP call to a warm daemon), and by the command hooks users write today, in sh and in python,
  * beside bare `node -e 0` (the floor of any node process) and `hookyard --help`. Every answer is
- * checked. Goals: serve p50 ≤ 2 ms including HTTP and ≥ 10× faster than python; warm exec p50 ≤
+ * checked; the other agents' profiles (Gemini CLI, Codex, Pi, OpenCode) get a warm-exec row each. Goals: serve p50 ≤ 2 ms including HTTP and ≥ 10× faster than python; warm exec p50 ≤
  * 1.3× bare node and below python; a first event ≤ 3× bare node; `hookyard --help` ≤ 1.5× bare node.
  */
 import { existsSync } from "node:fs";
@@ -15,6 +15,7 @@ import { Client } from "undici";
 import { daemonPaths } from "../adapters/daemon/paths.js";
 import { daemonStatus, stopDaemon } from "../adapters/daemon/status.js";
 import { execCommand } from "../cli/agent-settings/install-into.js";
+import { agentEvents, checkAgentAnswer } from "./agent-compat/agent-events.js";
 import { installCommunityGuard } from "./agent-compat/community-guard.js";
 import {
   coldProcessContender,
@@ -47,7 +48,17 @@ import { withCleanup } from "./registry/cleanup.js";
 const warmupRounds = 2;
 const timedRounds = 20;
 /** Calls per round: a process costs 10 to 1,000 ms, a request to serve about one. */
-const perRound = { exec: 6, execCold: 2, execInProcess: 2, serve: 150, sh: 6, python: 6, node: 6, help: 3 };
+const perRound = {
+  exec: 6,
+  agent: 4,
+  execCold: 2,
+  execInProcess: 2,
+  serve: 150,
+  sh: 6,
+  python: 6,
+  node: 6,
+  help: 3,
+};
 
 function seconds(since: number): string {
   return `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -105,12 +116,23 @@ export async function run(): Promise<void> {
     };
     // Exactly the command install-into writes, run through sh as that agent runs it.
     const installed = `${execCommand()} exec --profile claude ${eventName}`;
-    const exec = (cwd: string, extra: NodeJS.ProcessEnv = {}): HookProcess => ({
+    const exec = (cwd: string, extra: NodeJS.ProcessEnv = {}, command = installed): HookProcess => ({
       command: "sh",
-      args: ["-c", installed],
+      args: ["-c", command],
       cwd,
       env: { ...env, ...extra },
     });
+    // The other agents' hooks on the same warm daemon, each read as that agent reads its answer.
+    const otherAgents = agentEvents.map((agent) =>
+      processContender({
+        name: `hookyard exec --profile ${agent.profile}, warm daemon (${agent.agent} ${agent.event})`,
+        short: `exec ${agent.profile}`,
+        perRound: perRound.agent,
+        events: agent.events(dirs.trusted),
+        hook: exec(dirs.trusted, {}, `${execCommand()} exec --profile ${agent.profile} ${agent.event}`),
+        check: checkAgentAnswer,
+      }),
+    );
     const stopDaemonOf = async (workspace: string) => {
       await stopDaemon(workspace, { env });
       const { socket } = daemonPaths(workspace, env);
@@ -192,6 +214,7 @@ export async function run(): Promise<void> {
         events: events.trusted,
         hook: exec(dirs.trusted, { HOOKYARD_EXEC_ROUTE: "inprocess" }),
       }),
+      ...otherAgents,
       serve,
       serveContender({
         name: "hookyard serve, sandboxed hook",
@@ -245,7 +268,7 @@ export async function run(): Promise<void> {
     }))
       console.log(line);
     const footer = footerLines({
-      rounds: `${timedRounds} rounds after ${warmupRounds} warm-up rounds; calls per round: exec ${perRound.exec} (first event ${perRound.execCold}, in-process ${perRound.execInProcess}), serve ${perRound.serve}, sh ${perRound.sh}, python ${perRound.python}, node ${perRound.node}, --help ${perRound.help}`,
+      rounds: `${timedRounds} rounds after ${warmupRounds} warm-up rounds; calls per round: exec ${perRound.exec} (other agents' profiles ${perRound.agent}, first event ${perRound.execCold}, in-process ${perRound.execInProcess}), serve ${perRound.serve}, sh ${perRound.sh}, python ${perRound.python}, node ${perRound.node}, --help ${perRound.help}`,
       python: python ? `${python.executable} ${python.version}` : "no python3 on PATH",
       loadBefore,
       loadAfter: loadLine(),

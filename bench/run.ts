@@ -15,6 +15,7 @@ const benches: Bench[] = [
   { name: "sandbox", load: () => import("./sandbox.js") },
   { name: "install", load: () => import("./install.js") },
   { name: "agent-compat", load: () => import("./agent-compat.js") },
+  { name: "agent-session", load: () => import("./agent-session.js") },
 ];
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@ import type { Client } from "undici";
 import type { Contender } from "../install/contenders.js";
 import { checkCommandAnswer, checkHttpAnswer } from "./answer.js";
 import { type EventSource, type Expected, eventName } from "./event.js";
-import { type HookProcess, runHookProcess } from "./hook-process.js";
+import { type HookProcess, runHookProcess, type TimedAnswer } from "./hook-process.js";
 
 /**
  * What is timed: one contender per way of running the guard. bench/install's runRounds runs each
@@ -51,11 +51,19 @@ function eventContender({ name, short, perRound }: ContenderSpec, call: Call): E
   };
 }
 
-/** A process per event, the agent's command hook: spawn, the input on stdin, time to exit. */
-export function processContender(spec: ContenderSpec & { hook: HookProcess }): EventContender {
+type AnswerCheck = (label: string, expected: Expected, answer: TimedAnswer) => void;
+
+/**
+ * A process per event, the agent's command hook: spawn, the input on stdin, time to exit. Its
+ * answer is read as Claude Code reads it unless `check` says how that agent does.
+ */
+export function processContender(
+  spec: ContenderSpec & { hook: HookProcess; check?: AnswerCheck },
+): EventContender {
+  const check = spec.check ?? checkCommandAnswer;
   return eventContender(spec, async (expected, call, signal) => {
     const answer = await runHookProcess(spec.hook, spec.events.json(expected, call), signal);
-    checkCommandAnswer(spec.name, expected, answer);
+    check(spec.name, expected, answer);
     return answer.ms;
   });
 }
