@@ -1,12 +1,14 @@
 import type { ClientContext } from "../client/context.js";
 import type { CliContext } from "./command.js";
 import { askGrants } from "./ui/grant-prompt.js";
+import { askKey } from "./ui/key-prompt.js";
 import { downloadProgress } from "./ui/progress.js";
 import { terminalLine } from "./ui/terminal-text.js";
 
 /**
  * The package client as a command runs it: notices on stderr (as text: a package's owner may have
- * written them), a progress bar on a terminal, and grant questions only when stdin is a terminal.
+ * written them), a progress bar on a terminal, and questions (grants, a registry's key) only when
+ * stdin is a terminal.
  */
 export function clientContext(context: CliContext): ClientContext {
   return {
@@ -16,6 +18,11 @@ export function clientContext(context: CliContext): ClientContext {
     notice: ({ level, text }) =>
       context.stderr.write(`hookyard: ${level === "warning" ? "warning: " : ""}${terminalLine(text)}\n`),
     download: (label) => downloadProgress(context, label),
-    ...(context.stdin.isTTY ? { approveGrants: (id, undecided) => askGrants(context, id, undecided) } : {}),
+    ...(context.stdin.isTTY
+      ? {
+          approveGrants: (id, undecided) => askGrants(context, id, undecided),
+          approveKey: (origin, keyId) => askKey(context, origin, keyId),
+        }
+      : {}),
   };
 }

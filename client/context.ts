@@ -26,6 +26,11 @@ export interface ClientContext {
    * returns the ones the person approved (each one of `undecided`).
    */
   approveGrants?(id: string, undecided: readonly string[]): Promise<string[]>;
+  /**
+   * Asked before a registry's signing key is pinned for the first time (no `--yes`); false stops the
+   * install with nothing written. Omitted: the key is pinned on first use, and a notice says so.
+   */
+  approveKey?(origin: string, keyId: string): Promise<boolean>;
   /** Test seams for the install transaction (a test's own process passes them; nothing in the environment does). */
   installTransaction?: InstallTransactionOptions;
 }

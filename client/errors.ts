@@ -12,6 +12,7 @@ const messages = {
   CLI_ERR_INTEGRITY: "Downloaded or stored bytes do not match their integrity",
   CLI_ERR_SIGNATURE: "The registry's signature does not verify",
   CLI_ERR_KEY_CHANGED: "The registry's signing key is not the one pinned in hookyard.json",
+  CLI_ERR_KEY_NOT_TRUSTED: "The registry's signing key was not trusted at the question",
   CLI_ERR_GRANT: "A grant is invalid or beyond what the package requests",
   CLI_ERR_NOT_INSTALLED: "The package is not installed",
   CLI_ERR_WORKSPACE_INVALID: "hookyard.json or hookyard.lock cannot be used",

@@ -379,9 +379,11 @@ export class RegistryClient {
         { cause: { status: response.status, code } },
       );
     }
+    // Which registry has no such thing: the one asked may not be the one the user had in mind.
+    const notFound = notFoundCodes.has(code);
     throw new ClientError(
-      notFoundCodes.has(code) ? "CLI_ERR_NOT_FOUND" : "CLI_ERR_REGISTRY_REFUSED",
-      `${message} (${code})`,
+      notFound ? "CLI_ERR_NOT_FOUND" : "CLI_ERR_REGISTRY_REFUSED",
+      notFound ? `${message} on ${this.url} (${code})` : `${message} (${code})`,
       { cause: { status: response.status, code } },
     );
   }

@@ -1,7 +1,6 @@
-import { createInterface } from "node:readline/promises";
-import { ClientError } from "../../client/errors.js";
 import type { CliContext } from "../command.js";
 import { grantLine } from "./capability-lines.js";
+import { askLine, isYes } from "./terminal-questions.js";
 
 /** Asks on the terminal about each requested capability no --grant covers; "y" or "yes" grants it. */
 export async function askGrants(
@@ -10,17 +9,9 @@ export async function askGrants(
   undecided: readonly string[],
 ): Promise<string[]> {
   const approved: string[] = [];
-  const rl = createInterface({ input: context.stdin, output: context.stderr });
-  try {
-    for (const text of undecided) {
-      const answer = await rl.question(`grant ${id}: ${grantLine(text)}? [y/N] `).catch((error: Error) => {
-        // Ctrl-C or Ctrl-D at the question: the install stops, and nothing was written yet.
-        throw new ClientError("CLI_ERR_INTERRUPTED", `interrupted at the grant question: ${error.message}`);
-      });
-      if (/^y(es)?$/i.test(answer.trim())) approved.push(text);
-    }
-  } finally {
-    rl.close();
+  for (const text of undecided) {
+    if (isYes(await askLine(context, `grant ${id}: ${grantLine(text)}? [y/N] `, "grant")))
+      approved.push(text);
   }
   return approved;
 }

@@ -1,4 +1,10 @@
-import { formatGrant, type Grant, grantWithin, parseGrant } from "../../sandbox/capabilities.js";
+import {
+  formatGrant,
+  type Grant,
+  grantWithin,
+  isRewriteGrant,
+  parseGrant,
+} from "../../sandbox/capabilities.js";
 import type { ClientContext } from "../context.js";
 import { ClientError } from "../errors.js";
 
@@ -63,4 +69,23 @@ export async function chooseGrants(
     granted: [...granted],
     declined: requested.filter((text) => !covered(text)),
   };
+}
+
+/**
+ * A hook that exists to rewrite (a redactor, a timeout adder) and got no rewrite grant runs, but
+ * every change it makes is undone: it installs fine and does nothing. Said once, at install, with
+ * the command that makes it work.
+ */
+export function warnRewritesUngranted(
+  context: ClientContext,
+  name: string,
+  id: string,
+  choice: GrantChoice,
+): void {
+  const rewrites = choice.declined.filter((text) => isRewriteGrant(parse(text)));
+  if (rewrites.length === 0 || choice.granted.some((text) => isRewriteGrant(parse(text)))) return;
+  context.notice?.({
+    level: "warning",
+    text: `${id} asks to change what the agent sees (${rewrites.join(", ")}) and was granted none of it: it will run, but its changes are undone, so it does nothing; to let it: hookyard grant ${name} ${rewrites.join(" ")}`,
+  });
 }

@@ -3,7 +3,7 @@ import { grantWithin, parseGrants } from "../../sandbox/capabilities.js";
 import { type RegistryFlags, registryAccess } from "../access/registry-access.js";
 import type { ClientContext } from "../context.js";
 import { noticeAdvisories } from "./advisory-notices.js";
-import { checkGrantsWithin, chooseGrants } from "./choose-grants.js";
+import { checkGrantsWithin, chooseGrants, warnRewritesUngranted } from "./choose-grants.js";
 import { installVersion } from "./install-version.js";
 import { type PackageSpec, resolveVersion, savedRange } from "./package-spec.js";
 import type { InstallTransaction } from "./transaction.js";
@@ -49,7 +49,10 @@ export async function installPackage(
   await noticeAdvisories(context, client, spec.name, version.version);
   // Checked against the registry's word before downloading, and against the verified manifest after.
   if (!how.trust) checkGrantsWithin(id, how.grants, version.capabilities);
-  const installed = await installVersion(context, tx, client, version, how.acceptKey);
+  const installed = await installVersion(context, tx, client, version, {
+    acceptKey: how.acceptKey,
+    yes: how.yes,
+  });
   const previous = tx.lock.packages[spec.name];
   let grants: string[] = [];
   let declined: string[] = [];
@@ -60,13 +63,15 @@ export async function installPackage(
       previous?.trust === "sandboxed"
         ? previous.grants.filter((text) => parseGrants([text]).every((g) => grantWithin(g, ceiling)))
         : [];
-    ({ granted: grants, declined } = await chooseGrants(
+    const choice = await chooseGrants(
       context,
       id,
       installed.requested,
       [...new Set([...kept, ...how.grants])],
       { yes: how.yes },
-    ));
+    );
+    ({ granted: grants, declined } = choice);
+    tx.afterCommit(() => warnRewritesUngranted(context, spec.name, id, choice));
   }
   const trust: Trust = how.trust ? "trusted" : "sandboxed";
   tx.lock.packages[spec.name] = { ...installed.entry, trust, grants };

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { LockEntry } from "../../workspace/lockfile.js";
 import type { ClientContext } from "../context.js";
+import { ClientError } from "../errors.js";
 import type { RegistryClient, RegistryVersion } from "../registry-client.js";
 import { fetchPackage } from "./fetch-package.js";
 import { keyFor } from "./registry-key.js";
@@ -22,11 +23,17 @@ export async function installVersion(
   tx: InstallTransaction,
   client: RegistryClient,
   version: RegistryVersion,
-  acceptKey: string | undefined,
+  trust: { acceptKey?: string | undefined; yes?: boolean },
 ): Promise<InstalledVersion> {
   const keys = tx.config.data.keys ?? {};
   const pinned = keys[client.origin] ?? [];
-  const { key, newPin } = await keyFor(client, pinned, version, acceptKey);
+  const { key, newPin } = await keyFor(client, pinned, version, trust.acceptKey);
+  if (newPin && !trust.yes && context.approveKey && !(await context.approveKey(client.origin, key.keyId))) {
+    throw new ClientError(
+      "CLI_ERR_KEY_NOT_TRUSTED",
+      `${client.origin}'s signing key ${key.keyId} was not trusted, so nothing was installed; once you have checked the id with the registry's operator, run the install again and answer y (or pass --yes)`,
+    );
+  }
   const resolved = client.tarballUrl(version.tarball);
   const fetched = await fetchPackage(context, client, tx.root, resolved, version, key, tx.signal);
   if (fetched.created) tx.made(fetched.storeDir);

@@ -70,7 +70,10 @@ export async function updatePackage(
   };
   const id = `${name}@${version.version}`;
   await noticeAdvisories(context, client, name, version.version);
-  const installed = await installVersion(context, tx, client, version, options.acceptKey);
+  const installed = await installVersion(context, tx, client, version, {
+    acceptKey: options.acceptKey,
+    yes: options.yes,
+  });
   if (previous.trust === "trusted") {
     context.notice?.({
       level: "info",

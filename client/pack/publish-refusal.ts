@@ -7,12 +7,16 @@ interface Published {
   registry: string;
 }
 
-const loginAgain = ({ registry }: Published) =>
-  `run \`hookyard login --registry ${registry}\` with a valid publish token, or pass --token`;
+const loginAgain = ({ registry }: Published, registrySaid: string) =>
+  `${registrySaid}: run \`hookyard login --registry ${registry}\` with a valid publish token, or pass --token`;
 
-/** What to do about the refusals an author meets; the registry's own message already says what went wrong. */
-const advice: Record<string, (target: Published) => string> = {
-  REG_ERR_VERSION_EXISTS: ({ version }) =>
+/**
+ * The refusals an author meets, said for them: what went wrong (the registry's own words, unless
+ * its remedy is one the author would be told twice) and what to do in this package.
+ */
+const advice: Record<string, (target: Published, registrySaid: string) => string> = {
+  REG_ERR_VERSION_EXISTS: ({ name, version, registry }) =>
+    `${name}@${version} is already on ${registry}, and versions are immutable (even yanked ones) (REG_ERR_VERSION_EXISTS): ` +
     `set "version" in package.json to ${semver.inc(version, "patch") ?? "a new version"} (npm version patch) and publish again`,
   REG_ERR_AUTH_REQUIRED: loginAgain,
   REG_ERR_TOKEN_INVALID: loginAgain,
@@ -26,5 +30,5 @@ export function explainPublishRefusal(error: unknown, target: Published): unknow
   const code = (error.cause as { code?: string } | undefined)?.code;
   const say = code === undefined ? undefined : advice[code];
   if (!say) return error;
-  return new ClientError(error.code, `${error.message}: ${say(target)}`, { cause: error.cause });
+  return new ClientError(error.code, say(target, error.message), { cause: error.cause });
 }

@@ -111,7 +111,7 @@ describe("hookyard publish", () => {
     }
   });
 
-  it("publishing the same version twice exits 1 with REG_ERR_VERSION_EXISTS and says which version to use", async () => {
+  it("publishing the same version twice exits 1 with REG_ERR_VERSION_EXISTS and says once which version to use", async () => {
     const reg = await startRegistry();
     const token = await tokenFor(reg, "alice");
     const { dir, env } = await scaffold();
@@ -120,7 +120,9 @@ describe("hookyard publish", () => {
     const again = await runCli(args, { cwd: dir, env });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^hookyard: CLI_ERR_REGISTRY_REFUSED: .*\(REG_ERR_VERSION_EXISTS\)/);
-    expect(again.stderr).toContain(`set "version" in package.json to 0.1.1`);
+    expect(again.stderr).toBe(
+      `hookyard: CLI_ERR_REGISTRY_REFUSED: guard@0.1.0 is already on ${reg.url}, and versions are immutable (even yanked ones) (REG_ERR_VERSION_EXISTS): set "version" in package.json to 0.1.1 (npm version patch) and publish again\n`,
+    );
   });
 
   it("refuses, before uploading, a .tgz that is not a package and one whose manifest is invalid", async () => {

@@ -62,7 +62,7 @@ describe("hookyard registry serve", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("a port in use is CLI_ERR_PORT_IN_USE, exit 1", async () => {
+  it("a port in use is CLI_ERR_PORT_IN_USE, exit 1, and a first start still shows the admin token it made", async () => {
     const root = await tempDir();
     const taken = createServer();
     taken.listen(0, "127.0.0.1");
@@ -71,9 +71,23 @@ describe("hookyard registry serve", () => {
       const port = String((taken.address() as { port: number }).port);
       const result = await cli(["registry", "serve", "--data", "data", "--port", port], root);
       expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(
+      const lines = result.stderr.trim().split("\n");
+      expect(lines.at(-1)).toBe(
         `hookyard: CLI_ERR_PORT_IN_USE: 127.0.0.1:${port} is already in use (stop what is listening there, or pass another --port)`,
       );
+      // The data dir now has its admin token: a later start makes none, so this one was the only chance.
+      const token = /admin token \(shown this once; store it now\): (hyk_\S+)/.exec(result.stderr)?.[1];
+      expect(token).toBeDefined();
+      const again = await cli(["registry", "serve", "--data", "data", "--port", port], root);
+      expect(again.stderr.trim().split("\n")).toEqual([lines.at(-1)]);
+      const serve = ["registry", "serve", "--data", "data", "--port", "0", "--log-level", "silent"];
+      const started = await startServerProcess(serve, { cwd: root });
+      try {
+        expect((await call(started.url, "/v1/tokens", { token })).status).toBe(200);
+      } finally {
+        started.child.kill("SIGTERM");
+        await started.exited;
+      }
     } finally {
       taken.close();
     }

@@ -50,19 +50,21 @@ export default {
     } catch (error) {
       throw error instanceof RegistryError ? registryFailure(error) : error;
     }
+    const { initialAdminToken, dataDir: layout } = app.registry;
+    // Made with the data dir, before the port is tried: shown even when listening fails, since a
+    // later start on that data dir makes none.
+    if (initialAdminToken) {
+      context.stderr.write(
+        `admin token (shown this once; store it now): ${initialAdminToken}\n` +
+          "  make more with: hookyard registry token create --owner <name> --data <dir>\n",
+      );
+    }
     let address: string;
     try {
       address = await app.listen({ port, host });
     } catch (error) {
       await app.close();
       throw listenError(error as NodeJS.ErrnoException, host, port);
-    }
-    const { initialAdminToken, dataDir: layout } = app.registry;
-    if (initialAdminToken) {
-      context.stderr.write(
-        `admin token (shown this once; store it now): ${initialAdminToken}\n` +
-          "  make more with: hookyard registry token create --owner <name> --data <dir>\n",
-      );
     }
     context.stderr.write(`hookyard registry listening on ${address} (data: ${layout.root})\n`);
     const signal = await new Promise<NodeJS.Signals>((done) => {

@@ -73,6 +73,17 @@ describe("hookyard install <name>", () => {
     expect(again.stderr).not.toContain("was made");
   });
 
+  it("a name the registry does not have says which registry was asked", async () => {
+    const registry = await startRegistry();
+    const ws = await emptyWorkspace();
+    const result = await cli(ws, "install", "gaurd", "--registry", registry.url, "--yes");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `CLI_ERR_NOT_FOUND: there is no package gaurd on ${registry.url} (REG_ERR_PACKAGE_NOT_FOUND)`,
+    );
+    expect(await readdir(ws)).toEqual([]);
+  });
+
   it("refuses a grant beyond what the package requests, and writes nothing", async () => {
     const registry = await startRegistry();
     await publishGuard(registry, "1.0.0");

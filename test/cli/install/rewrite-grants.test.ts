@@ -43,6 +43,30 @@ describe("rewrite grants at install, info, grant and revoke", () => {
     expect(info.stdout).toContain("Risk level: high");
   });
 
+  it("install without any rewrite grant warns that the hook will do nothing, with the command that fixes it", async () => {
+    const registry = await startRegistry();
+    await publishRewriter(registry, "1.0.0", asks);
+    const ws = await emptyWorkspace();
+    const install = await cli(ws, "install", "rewriter", "--registry", registry.url, "--yes");
+    expect(install.code, install.stderr).toBe(0);
+    const fix = "hookyard grant rewriter rewrite:tool_before.args redact:tool_after.result";
+    expect(install.stderr).toContain(
+      `hookyard: warning: rewriter@1.0.0 asks to change what the agent sees (rewrite:tool_before.args, redact:tool_after.result) and was granted none of it: it will run, but its changes are undone, so it does nothing; to let it: ${fix}`,
+    );
+    const grant = await cli(ws, ...fix.split(" ").slice(1));
+    expect(grant.code, grant.stderr).toBe(0);
+    expect(await grantsOf(ws)).toEqual(["rewrite:tool_before.args", "redact:tool_after.result"]);
+
+    // One rewrite granted is enough for it to do something: no warning.
+    const other = await emptyWorkspace();
+    const narrow = await cli(
+      other,
+      ...["install", "rewriter", "--registry", registry.url, "--yes", "--grant", "redact:tool_after.result"],
+    );
+    expect(narrow.code, narrow.stderr).toBe(0);
+    expect(narrow.stderr).not.toContain("does nothing");
+  });
+
   it("install grants a narrower field, says the wider one is high risk, and the lock keeps them", async () => {
     const registry = await startRegistry();
     await publishRewriter(registry, "1.0.0", asks);
