@@ -147,6 +147,19 @@ describe("browse with sort and filters", () => {
     expect(past).toContain("There are only 2 pages of results.");
   });
 
+  it("escapes an owner or keyword from the address wherever the page repeats it", async () => {
+    const reg = await seeded();
+    const hostile = `<script>window.__pwned=1</script>"'`;
+    const answer = await reg.call(
+      `/?owner=${encodeURIComponent(hostile)}&keyword=${encodeURIComponent(hostile)}`,
+    );
+    const page = answer.bytes.toString();
+    expect(answer.status).toBe(200);
+    expect(page).not.toContain("<script>window");
+    expect(page).toContain("owned by &lt;script&gt;window.__pwned=1&lt;/script&gt;&quot;&#39;");
+    expect(page).toContain('name="keyword" value="&lt;script&gt;window.__pwned=1&lt;/script&gt;&quot;&#39;"');
+  });
+
   it.each([
     ["/?sort=popularity", "The sort order (sort) must be one of relevance, downloads, updated, name."],
     ["/?risk=extreme", "The risk level (risk) must be one of low, medium, high."],

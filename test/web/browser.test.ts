@@ -407,7 +407,7 @@ describe("the marketplace's layout at 1280 and 375 px", () => {
     const facts = await sidebar.locator("dl.facts dt").allInnerTexts();
     for (const fact of ["Owners", "Downloads", "License", "Keywords"]) expect(facts).toContain(fact);
     expect(await page.locator(".package-main").getByText("Owners", { exact: true }).count()).toBe(0);
-    const line = await page.getByLabel("Install command").innerText();
+    const line = await page.getByLabel("Install command").textContent();
     expect(line).toBe("hookyard install shell-guard@1.0.0 --sandbox --grant fs.read:src --grant process:git");
 
     await page.goto(`${reg.url}/`);
@@ -426,8 +426,8 @@ describe("the marketplace's layout at 1280 and 375 px", () => {
     expect(side.y).toBeGreaterThanOrEqual(main.y + main.height);
     expect(side.x).toBe(main.x);
     const header = page.locator(".package-header");
-    expect(await header.locator(".risk-level").innerText()).toBe("high risk");
-    expect(await page.getByLabel("Install command").innerText()).toContain("--sandbox --grant fs.read:src");
+    expect(await header.locator(".risk-level").textContent()).toBe("high risk");
+    expect(await page.getByLabel("Install command").textContent()).toContain("--sandbox --grant fs.read:src");
     await context.close();
   }, 60_000);
 
@@ -437,8 +437,8 @@ describe("the marketplace's layout at 1280 and 375 px", () => {
     await page.goto(`${reg.url}/packages/leaky/v/1.0.0`);
     const install = page.locator(".install-section");
     const warning = install.getByRole("note");
-    expect(await warning.innerText()).toContain("Do not install leaky@1.0.0:");
-    expect(await warning.innerText()).toContain("high: posts .env to a remote host");
+    expect(await warning.textContent()).toContain("Do not install leaky@1.0.0:");
+    expect(await warning.textContent()).toContain("high: posts .env to a remote host");
     expect(await install.getByRole("button", { name: "Copy" }).count()).toBe(0);
     expect(await install.locator("pre.install-line").isVisible()).toBe(false);
     await install.getByText("The command for this version").click();
@@ -489,13 +489,13 @@ describe("the marketplace's layout at 1280 and 375 px", () => {
     const { page, context } = await openPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${reg.url}/packages/shell-guard`);
     const published = page.locator(".version-line time");
-    expect(await published.innerText()).toBe("3 days ago");
+    expect(await published.textContent()).toBe("3 days ago");
     const iso = new Date(now - 3 * day).toISOString();
     expect(await published.getAttribute("title")).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`);
     expect(await published.getAttribute("datetime")).toBe(iso);
     await page.goto(`${reg.url}/?sort=name`);
     const card = page.locator(".browse-results .card", { hasText: "doc-reader" });
-    expect(await card.locator("time").innerText()).toBe("2 days ago");
+    expect(await card.locator("time").textContent()).toBe("2 days ago");
     await context.close();
   }, 60_000);
 });
