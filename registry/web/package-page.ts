@@ -1,10 +1,10 @@
 import { describeCapabilities, describeEffect, describePoint } from "../../package/capability-wording.js";
+import { installCommand } from "../../package/install-command.js";
 import { tarballPath } from "../documents/package-document.js";
 import type { VersionRecord } from "../store.js";
 import { browseHref } from "./browse-query.js";
 import { counted, dateTime, riskBadge } from "./fragments.js";
 import { html, type SafeHtml } from "./html.js";
-import { installCommand } from "./install-command.js";
 import { layout } from "./layout.js";
 import type { PackageView } from "./package-view.js";
 import { packageHref, versionHref } from "./paths.js";
@@ -73,7 +73,7 @@ function notices({ shown, versions }: PackageView, now: Date): SafeHtml {
 function installSection(view: PackageView, now: Date): SafeHtml {
   const { name, shown, latest } = view;
   const line = installCommand(name, shown.version, shown.capabilities);
-  const command = html`<pre class="install-line" id="install-line" aria-label="Install command"><code>${line}</code></pre>`;
+  const command = html`<figure class="install-command" aria-label="Install command"><pre class="install-line" id="install-line"><code>${line}</code></pre></figure>`;
   if (shown.yanked) {
     const covering = view.advisories.filter((advisory) => advisory.affectsShown);
     return html`<section class="install-section" aria-labelledby="install-heading">

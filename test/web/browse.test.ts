@@ -8,7 +8,7 @@ import { hookPackage, publish, startRegistry, type TestRegistry, tokenFor } from
  */
 
 const cardNames = (markup: string) =>
-  [...markup.matchAll(/<h3><a href="\/packages\/([^"]+)">/g)].map((m) => m[1]);
+  [...markup.matchAll(/<h3><a href="\/packages\/([^"]+)">/g)].map((m) => m[1] ?? "");
 
 /** The listing's cards, after the recently published ones a front page shows first. */
 async function listed(reg: TestRegistry, path: string): Promise<string[]> {

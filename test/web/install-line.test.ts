@@ -24,9 +24,7 @@ const entities: Record<string, string> = {
 /** The command on the page, as the browser shows and copies it. */
 async function installLine(reg: TestRegistry, path: string): Promise<string> {
   const page = (await reg.call(path)).bytes.toString();
-  const code = page.match(
-    /<pre class="install-line" id="install-line"[^>]*><code>([^<]*)<\/code><\/pre>/,
-  )?.[1];
+  const code = page.match(/<pre class="install-line" id="install-line"><code>([^<]*)<\/code><\/pre>/)?.[1];
   if (code === undefined) throw new Error(`no install line on ${path}`);
   return code.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => entities[entity] ?? entity);
 }
