@@ -256,6 +256,11 @@ describe("the marketplace in a browser", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await page.waitForURL(`${reg.url}/?q=shell`);
     expect(await page.getByRole("link", { name: "shell-guard" }).count()).toBe(1);
+    // Sort and filter are a plain form too.
+    await page.getByLabel("Risk level").selectOption("high");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/[?&]risk=high/);
+    expect(await page.locator("#results-heading").textContent()).toBe("0 hooks match “shell”, of high risk");
     await context.close();
   }, 60_000);
 });
