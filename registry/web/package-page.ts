@@ -178,7 +178,7 @@ function versionList({ name, versions, shown }: PackageView, now: Date): SafeHtm
     (v) => html`<tr>
 <th scope="row"><a href="${versionHref(name, v.version)}"${v.version === shown.version ? html` aria-current="page"` : ""}>${v.version}</a>${versionMarks(v)}</th>
 <td>${dateTime(v.publishedAt, now)}</td>
-<td><a href="${browseHref({ owner: v.publishedBy })}">${v.publishedBy}</a></td>
+<td>${v.publishedBy}</td>
 </tr>`,
   )}</tbody>
 </table>
