@@ -67,6 +67,12 @@ export interface RegistryStore {
 
   /** `match` is an FTS5 expression built by registry/db/search-query.ts, or "" for every package. */
   search(match: string, limit: number, offset: number): Promise<SearchPage>;
+  /**
+   * The packages a listing shows: those `filter.match` (FTS5, or "" for every package) finds and
+   * every given filter keeps, in `filter.sort` order (ties by name), with their listing facts.
+   * `limit` undefined returns every such package.
+   */
+  browse(filter: BrowseFilter, limit: number | undefined, offset: number): Promise<BrowsePage>;
   /** Packages as search lists them, the one with the newest publish (of any version) first. */
   recentlyPublished(limit: number): Promise<SearchHit[]>;
   /** What a listing shows of each named package besides its search hit; unknown names are left out. */
@@ -185,6 +191,23 @@ export interface ListingFacts {
   /** Requested capabilities (grant strings) and effects of the version search shows. */
   capabilities: string[];
   effects: string[];
+}
+
+export interface BrowseFilter {
+  match: string;
+  /** relevance (best match first) needs a match; downloads, most first; updated, newest publish first. */
+  sort: "relevance" | "downloads" | "updated" | "name";
+  /** Only packages this owner owns (not through a scope). */
+  owner?: string;
+  /** Only packages whose listed version has this keyword. */
+  keyword?: string;
+  /** Only packages whose listed version runs at this point. */
+  point?: string;
+}
+
+export interface BrowsePage {
+  total: number;
+  results: Array<{ hit: SearchHit; facts: ListingFacts }>;
 }
 
 export interface SearchPage {

@@ -6,6 +6,8 @@ import type {
   Actor,
   AdvisoryRecord,
   AuditRecord,
+  BrowseFilter,
+  BrowsePage,
   DownloadCount,
   ListingFacts,
   NewAdvisory,
@@ -334,6 +336,37 @@ export class SqliteStore implements RegistryStore {
     return {
       total: total?.n ?? 0,
       results: rows.map((row) => ({ ...row, keywords: JSON.parse(row.keywords) as string[] })),
+    };
+  }
+
+  async browse(filter: BrowseFilter, limit: number | undefined, offset: number): Promise<BrowsePage> {
+    const statement = filter.match === "" ? this.q.browseEvery : this.q.browseMatching;
+    const params = {
+      ...(filter.match === "" ? {} : { match: filter.match }),
+      sort: filter.sort,
+      owner: filter.owner ?? null,
+      keyword: filter.keyword ?? null,
+      point: filter.point ?? null,
+    };
+    const rows = statement.all({ ...params, limit: limit ?? -1, offset });
+    // Past the last row the window has nothing to count: ask for the first one.
+    const total = rows[0]?.total ?? statement.get({ ...params, limit: 1, offset: 0 })?.total ?? 0;
+    return {
+      total,
+      results: rows.map((row) => ({
+        hit: {
+          name: row.name,
+          description: row.description,
+          keywords: JSON.parse(row.keywords) as string[],
+          version: row.version,
+          downloads: row.downloads,
+        },
+        facts: {
+          lastPublishedAt: row.lastPublishedAt,
+          capabilities: JSON.parse(row.capabilities) as string[],
+          effects: JSON.parse(row.effects) as string[],
+        },
+      })),
     };
   }
 

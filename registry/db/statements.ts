@@ -254,6 +254,58 @@ export interface ListingRow {
   lastPublishedAt: string;
 }
 
+/** A browse row: a search row with its listing facts, and how many rows the whole view holds. */
+export interface BrowseRow extends SearchRow, ListingRow {
+  total: number;
+}
+
+/** Named parameters of the browse statements; null leaves a filter out. limit -1 is every row. */
+export interface BrowseParams {
+  match?: string;
+  sort: string;
+  owner: string | null;
+  keyword: string | null;
+  point: string | null;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One statement with FTS5 matching (bm25 exists only in a MATCH query) and one without. Filters are
+ * optional parameters and the order a CASE, so the two serve every view; a filtered view reads the
+ * rows it keeps, which a catalogue of thousands affords.
+ */
+function browseStatement(client: Database.Database, matching: boolean) {
+  return prepareRaw<[BrowseParams], BrowseRow>(
+    client,
+    `WITH hits AS (
+       SELECT s.name AS name, s.description AS description, s.keywords AS keywords,
+         s.version AS version, p.downloads AS downloads,
+         v.capabilities AS capabilities, v.effects AS effects,
+         (SELECT max(w.published_at) FROM versions w WHERE w.package_id = p.id) AS lastPublishedAt,
+         ${matching ? "bm25(package_search, 10.0, 2.0, 5.0)" : "0.0"} AS rank
+       FROM package_search s
+       JOIN packages p ON p.id = s.rowid
+       JOIN versions v ON v.package_id = p.id AND v.version = s.version
+       WHERE ${matching ? "package_search MATCH @match" : "1"}
+         AND (@owner IS NULL OR EXISTS (SELECT 1 FROM package_owners po JOIN owners o ON o.id = po.owner_id
+              WHERE po.package_id = p.id AND o.name = @owner))
+         AND (@keyword IS NULL OR EXISTS (SELECT 1 FROM json_each(s.keywords) k WHERE k.value = @keyword))
+         AND (@point IS NULL OR EXISTS (SELECT 1 FROM json_each(v.manifest, '$.hookyard.events') e
+              WHERE e.value = @point))
+     )
+     SELECT name, description, keywords, version, downloads, capabilities, effects, lastPublishedAt,
+       count(*) OVER () AS total
+     FROM hits
+     ORDER BY
+       CASE WHEN @sort = 'relevance' THEN rank END,
+       CASE WHEN @sort IN ('relevance', 'downloads') THEN downloads END DESC,
+       CASE WHEN @sort = 'updated' THEN lastPublishedAt END DESC,
+       name
+     LIMIT @limit OFFSET @offset`,
+  );
+}
+
 function searchStatements(client: Database.Database) {
   const columns = `s.name AS name, s.description AS description, s.keywords AS keywords,
     s.version AS version, p.downloads AS downloads`;
@@ -291,6 +343,8 @@ function searchStatements(client: Database.Database) {
       `SELECT ${columns}, p.id AS id FROM package_search s JOIN packages p ON p.id = s.rowid
        WHERE p.id IN (SELECT value FROM json_each(?))`,
     ),
+    browseEvery: browseStatement(client, false),
+    browseMatching: browseStatement(client, true),
     // The names arrive as one JSON array, so one statement serves any number of them.
     listingFacts: prepareRaw<[string], ListingRow>(
       client,

@@ -12,14 +12,6 @@ export function versionHref(name: string, version: string): string {
   return `/packages/${name}/v/${encodeURIComponent(version)}`;
 }
 
-export function searchHref(q: string, page = 1): string {
-  const params = new URLSearchParams();
-  if (q !== "") params.set("q", q);
-  if (page !== 1) params.set("page", String(page));
-  const query = params.toString();
-  return query === "" ? "/" : `/?${query}`;
-}
-
 export interface PackagePath {
   name: string;
   version?: string;

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import { checkPackageName, checkVersion } from "../../package/names.js";
 import type { RegistryContext } from "../context.js";
 import { RegistryError, registryErrorFor } from "../errors.js";
+import { isFiltered, parseBrowseQuery } from "./browse-query.js";
 import { errorPage } from "./error-page.js";
-import { maxPage, recentCards, searchListing } from "./listings.js";
+import { browseListing, recentCards } from "./listings.js";
 import { packagePage } from "./package-page.js";
 import { loadPackageView } from "./package-view.js";
 import { parsePackagePath } from "./paths.js";
 import { cachedReadmes } from "./readme-cache.js";
-import { frontPage, resultsPage } from "./search-page.js";
+import { browsePage } from "./search-page.js";
 import { sendPage } from "./send-page.js";
 import { staticAssets } from "./static-assets.js";
 
@@ -19,16 +19,6 @@ export interface WebPagesOptions {
 
 /** Rendered readmes kept in memory. */
 const readmeCacheBytes = 16 * 1024 * 1024;
-
-const listingQuery = z.object({
-  q: z.string("Give one search text (q).").max(256, "The search text is at most 256 characters.").default(""),
-  page: z.coerce
-    .number("The page must be a number.")
-    .int("The page must be a whole number.")
-    .min(1, "Pages start at 1.")
-    .max(maxPage, `Results stop at page ${maxPage}: search with more words.`)
-    .default(1),
-});
 
 /** Not in the OpenAPI document: it describes the JSON API. */
 const hidden = { schema: { hide: true } };
@@ -57,20 +47,11 @@ export async function webPages(app: FastifyInstance, { ctx }: WebPagesOptions) {
   });
 
   app.get("/", hidden, async (request, reply) => {
-    const parsed = listingQuery.safeParse(request.query);
-    if (!parsed.success) {
-      throw new RegistryError(
-        "REG_ERR_VALIDATION",
-        parsed.error.issues[0]?.message ?? "The query is not valid.",
-      );
-    }
-    const { q, page } = parsed.data;
-    const listing = await searchListing(ctx.store, q, page);
-    const body =
-      q.trim() === ""
-        ? frontPage(page === 1 ? await recentCards(ctx.store) : [], listing)
-        : resultsPage(q, listing);
-    return sendPage(request, reply, 200, body);
+    const query = parseBrowseQuery(request.query);
+    if (typeof query === "string") throw new RegistryError("REG_ERR_VALIDATION", query);
+    const listing = await browseListing(ctx.store, query);
+    const recent = !isFiltered(query) && query.page === 1 ? await recentCards(ctx.store) : [];
+    return sendPage(request, reply, 200, browsePage(query, listing, recent, ctx.now()));
   });
 
   app.get("/packages/*", hidden, async (request, reply) => {
@@ -80,7 +61,7 @@ export async function webPages(app: FastifyInstance, { ctx }: WebPagesOptions) {
     const name = checkPackageName(path.name);
     const version = path.version === undefined ? undefined : checkVersion(path.version);
     const view = await loadPackageView(ctx.store, name, version);
-    return sendPage(request, reply, 200, packagePage(view, readme));
+    return sendPage(request, reply, 200, packagePage(view, readme, ctx.now()));
   });
 
   app.get("/static/:file", hidden, async (request, reply) => {

@@ -202,7 +202,10 @@ describe("web pages over HTTP", () => {
     expect(cardNames(recent ?? "")).toEqual(["newest", "middle", "old-popular"]);
     expect(cardNames(popular ?? "")).toEqual(["old-popular", "middle", "newest"]);
     expect(popular).toContain("3 downloads");
-    expect(popular).toMatch(/last published <time datetime="2026-01-01T12:\d\d:00\.000Z">2026-01-01<\/time>/);
+    // The registry's clock moves a minute a call: the page says how long ago, the tooltip exactly when.
+    expect(popular).toMatch(
+      /updated <time datetime="2026-01-01T12:0\d:00\.000Z" title="2026-01-01 12:0\d UTC">\d+ minutes ago<\/time>/,
+    );
   });
 
   it("scoped names work in both URL forms, and listings link to the readable one", async () => {
@@ -296,7 +299,9 @@ describe("web pages over HTTP", () => {
 
     const page = htmlPage(await reg.call("/packages/guard"));
     expect(page).toContain("Version 1.1.0 (latest)");
-    expect(page).toContain("hookyard install guard --sandbox");
+    expect(page).toContain(
+      "hookyard install guard@1.1.0 --sandbox --grant fs.read:docs --grant net:api.example.com:443 --grant process:git --grant rewrite",
+    );
     expect(page).toContain('Risk level: <span class="badge risk-level risk-high">high risk</span>');
     expect(page).toContain("<span>runs git</span> <code>process:git</code>");
     expect(page).toContain("<span>connects to api.example.com:443</span>");
@@ -308,7 +313,7 @@ describe("web pages over HTTP", () => {
     expect(page).toContain("when you submit a prompt (<code>turn_before</code>)");
     expect(page).toContain("<code>tool</code> matches <code>^bash$</code>");
     expect(page).toContain("<dt>Priority</dt><dd>10</dd>");
-    expect(page).toContain("<dt>Owners</dt><dd>alice</dd>");
+    expect(page).toContain('<dt>Owners</dt><dd><a href="/?owner=alice">alice</a></dd>');
     expect(page).toContain('href="https://github.com/acme/guard" rel="nofollow noopener noreferrer ugc"');
     expect(page).toContain("reads .env");
     expect(page).toContain("not 1.1.0");
@@ -317,12 +322,12 @@ describe("web pages over HTTP", () => {
       (m) => m[1],
     );
     expect(versionRows).toEqual(["2.0.0-beta.1", "1.2.0", "1.1.0", "1.0.0"]);
-    expect(page).toMatch(/1\.2\.0<\/a><\/th>[\s\S]*?title="broke the shell">yanked</);
-    expect(page).toMatch(/1\.0\.0<\/a><\/th>[\s\S]*?title="use 1.1">deprecated</);
-    expect(page).toMatch(/2\.0\.0-beta\.1<\/a><\/th>[\s\S]*?prerelease</);
+    expect(page).toContain('1.2.0</a> <span class="badge risk-high" title="broke the shell">yanked</span>');
+    expect(page).toContain('1.0.0</a> <span class="badge risk-medium" title="use 1.1">deprecated</span>');
+    expect(page).toContain('2.0.0-beta.1</a> <span class="badge">prerelease</span>');
 
     const old = htmlPage(await reg.call("/packages/guard/v/1.0.0"));
-    expect(old).toContain("hookyard install guard@1.0.0 --sandbox");
+    expect(old).toContain("hookyard install guard@1.0.0 --sandbox --grant fs.read:docs</code>");
     expect(old).toContain('the latest is <a href="/packages/guard">1.1.0</a>');
     expect(old).toContain("Deprecated: use 1.1");
     expect(old).toContain("<strong>including 1.0.0</strong>");
@@ -331,10 +336,44 @@ describe("web pages over HTTP", () => {
     const meta = (await reg.call("/v1/packages/guard")).json.versions["1.0.0"];
     expect(old).toContain(`<dt>Integrity</dt><dd><code>${meta.integrity}</code></dd>`);
     expect(old).toContain(`<dt>Signature key</dt><dd><code>${meta.keyId}</code></dd>`);
-    expect(htmlPage(await reg.call("/packages/guard/v/1.2.0"))).toContain("This version was yanked on");
+    const yanked = htmlPage(await reg.call("/packages/guard/v/1.2.0"));
+    expect(yanked).toMatch(/This version was yanked <time [^>]*>just now<\/time>: broke the shell/);
+    expect(yanked).toContain("<strong>Do not install guard@1.2.0:</strong>");
     const beta = htmlPage(await reg.call("/packages/guard/v/2.0.0-beta.1"));
     expect(beta).toContain("It asks for no capabilities");
     expect(beta).toContain("only observe: it asks for no effects");
+  });
+
+  it("a yanked version with an advisory warns, names the advisory and the version to use, and offers no Copy button", async () => {
+    const reg = await startRegistry();
+    await seed(reg, [
+      { name: "guard", version: "1.0.0" },
+      { name: "guard", version: "1.1.0" },
+    ]);
+    await reg.call("/v1/packages/guard/1.0.0/yank", {
+      method: "POST",
+      token: reg.admin,
+      json: { reason: "leaks tokens" },
+    });
+    await reg.call("/v1/advisories", {
+      method: "POST",
+      token: reg.admin,
+      json: { package: "guard", range: "<1.1.0", severity: "high", text: "sends .env to a remote host" },
+    });
+    const page = htmlPage(await reg.call("/packages/guard/v/1.0.0"));
+    const install = page.slice(page.indexOf('id="install-heading"'), page.indexOf('id="readme-heading"'));
+    expect(install).toContain("<strong>Do not install guard@1.0.0:</strong> it was yanked");
+    expect(install).toContain("(leaks tokens), and 1 advisory covers it:");
+    expect(install).toContain("<li>high: sends .env to a remote host</li>");
+    expect(install).toContain(
+      'Install <a href="/packages/guard/v/1.1.0">1.1.0</a>, the latest version, instead.',
+    );
+    expect(install).not.toContain("data-copy");
+    expect(install).toMatch(
+      /<details class="install-anyway">\s*<summary>The command for this version<\/summary>/,
+    );
+    // The latest version, not yanked, keeps its Copy button.
+    expect(htmlPage(await reg.call("/packages/guard"))).toContain('data-copy="install-line"');
   });
 
   it("rewrite grants that can change what a tool runs read as high risk, a redaction as low", async () => {

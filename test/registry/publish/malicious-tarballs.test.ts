@@ -138,6 +138,32 @@ describe("malicious tarballs over HTTP", () => {
     expect((await reg.call("/v1/packages/evil")).status).toBe(404);
   });
 
+  it.each([
+    ["a file with mode 0777", "package/dist/run.sh", "0", 0o777, "777"],
+    ["a file writable by others only (0646)", "package/notes.txt", "0", 0o646, "646"],
+    ["a folder with mode 0757", "package/data/", "5", 0o757, "757"],
+  ])(
+    "%s (world-writable) is refused at publish, naming the entry and the fix",
+    async (_case, name, type, mode, shown) => {
+      const reg = await startRegistry();
+      const before = await storedState(reg);
+      const answer = await publish(
+        reg,
+        reg.admin,
+        tgz(rawEntry({ name, type, mode, data: type === "0" ? "x" : "" })),
+        "evil",
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.code).toBe("REG_ERR_TARBALL_MODE");
+      expect(answer.json.error.message).toContain(
+        `entry "${name}" is writable by every user (mode ${shown})`,
+      );
+      expect(answer.json.error.message).toContain("chmod o-w");
+      expect(await storedState(reg)).toEqual(before);
+      expect((await reg.call("/v1/packages/evil")).status).toBe(404);
+    },
+  );
+
   it("the same package without the attack is accepted (the attacks are what is refused)", async () => {
     const reg = await startRegistry();
     const answer = await publish(reg, reg.admin, tgz(), "evil");
