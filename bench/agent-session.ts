@@ -209,9 +209,8 @@ export async function run(): Promise<void> {
     const span = (r: Route, round: number) =>
       (timed(r, callsPerSession)[round] ?? Number.NaN) - (timed(r, 0)[round] ?? Number.NaN);
     const added = (r: Route) =>
-      summarize(
-        Array.from({ length: timedRounds }, (_, i) => (span(r, i) - span(none, i)) / callsPerSession),
-      ).median;
+      summarize(Array.from({ length: timedRounds }, (_, i) => (span(r, i) - span(none, i)) / callsPerSession))
+        .median;
     const rows = routes.map((r) => [
       r.name,
       r.perCall,

@@ -7,6 +7,7 @@ import type {
   RegistryVersion,
 } from "../client/registry-client.js";
 import { describeEffect, describePoint } from "../package/capability-wording.js";
+import { installCommand } from "../package/install-command.js";
 import { defaults } from "../runner/compiled-hook.js";
 import { type CapabilitySummary, describeCapabilities } from "./ui/capability-lines.js";
 
@@ -103,7 +104,7 @@ export function packageInfo(
       yankedReason,
       deprecated,
     })),
-    install: `hookyard install ${document.name}${pinned ? `@${shown.version}` : ""} --sandbox`,
+    install: installCommand(`${document.name}${pinned ? `@${shown.version}` : ""}`, shown.capabilities),
   };
 }
 

@@ -1,10 +1,11 @@
 /**
- * The command a package page offers to copy. It names the version and grants every capability
- * that version requests: pasted where no one answers the grant prompt (CI, a script), install
- * grants only what --grant names, and a hook without its capabilities cannot do its job.
+ * The install command a package page and `hookyard info` show, for `spec` (`name` or
+ * `name@version`). It grants every capability that version requests: pasted where no one answers
+ * the grant prompt (CI, a script), install grants only what --grant names, and a hook without its
+ * capabilities cannot do its job.
  */
-export function installCommand(name: string, version: string, grants: readonly string[]): string {
-  const words = ["hookyard", "install", `${name}@${version}`, "--sandbox"];
+export function installCommand(spec: string, grants: readonly string[]): string {
+  const words = ["hookyard", "install", shellWord(spec), "--sandbox"];
   for (const grant of grants) words.push("--grant", shellWord(grant));
   return words.join(" ");
 }

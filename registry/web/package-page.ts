@@ -72,7 +72,7 @@ function notices({ shown, versions }: PackageView, now: Date): SafeHtml {
  */
 function installSection(view: PackageView, now: Date): SafeHtml {
   const { name, shown, latest } = view;
-  const line = installCommand(name, shown.version, shown.capabilities);
+  const line = installCommand(`${name}@${shown.version}`, shown.capabilities);
   const command = html`<figure class="install-command" aria-label="Install command"><pre class="install-line" id="install-line"><code>${line}</code></pre></figure>`;
   if (shown.yanked) {
     const covering = view.advisories.filter((advisory) => advisory.affectsShown);

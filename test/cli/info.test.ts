@@ -91,7 +91,10 @@ describe("hookyard info", () => {
     expect(out).toMatch(/^ {2}block +can stop what the agent is about to do/m);
     expect(out).toMatch(/^ {2}inject +can add text to what the model sees$/m);
     expect(out).toMatch(/^ {2}1\.0\.0 +\d{4}-\d\d-\d\d +latest$/m);
-    expect(out.trimEnd().endsWith("Install: hookyard install guard --sandbox")).toBe(true);
+    // Every capability it requests as a --grant: pasted into CI, the hook can do its job.
+    expect(out.trimEnd().split("\n").at(-1)).toBe(
+      "Install: hookyard install guard --sandbox --grant fs.read:docs --grant net:api.example.com:443 --grant process:git",
+    );
 
     const json = JSON.parse((await info(reg, "guard", "--json")).stdout);
     expect(json).toMatchObject({
@@ -105,7 +108,8 @@ describe("hookyard info", () => {
       yanked: false,
       hook: { events: [{ point: "tool_before" }], priority: 50, matcher: { tool: "^bash$" } },
       capabilities: { risk: "high" },
-      install: "hookyard install guard --sandbox",
+      install:
+        "hookyard install guard --sandbox --grant fs.read:docs --grant net:api.example.com:443 --grant process:git",
     });
     expect(json.capabilities.lines.map((l: { grant: string }) => l.grant)).toEqual([
       "process:git",
