@@ -3,7 +3,7 @@ import { PackageError } from "../../package/errors.js";
 import { computeIntegrity } from "../../package/integrity.js";
 import type { PackageManifest } from "../../package/manifest.js";
 import { readPackage } from "../../package/read-package.js";
-import { TarballError } from "../../package/tarball/errors.js";
+import { showPath, TarballError, tarballErrorMessages } from "../../package/tarball/errors.js";
 import { extractPackage } from "../../package/tarball/extract.js";
 import { defaultTarballLimits, inspectTarball } from "../../package/tarball/inspect.js";
 import { requestedGrants } from "../../sandbox/capabilities.js";
@@ -74,7 +74,19 @@ export async function fetchPackage(
     }
     created = await extractPackage(contents, storeDir, signal);
   } catch (error) {
-    if (error instanceof TarballError || error instanceof PackageError) {
+    if (error instanceof TarballError) {
+      // Said for the one installing: the entry-by-entry remedy (chmod, pack again) is the
+      // publisher's, and what this person can do is refuse the version and report it.
+      const meaning = tarballErrorMessages[error.code];
+      const entry = error.path === undefined ? "" : `: entry ${showPath(error.path)}`;
+      throw new ClientError(
+        "CLI_ERR_INTEGRITY",
+        `${id} from ${client.url} was refused: ${meaning.charAt(0).toLowerCase()}${meaning.slice(1)}${entry} (${error.code}). ` +
+          "Nothing was written. The registry should have refused it at publish: tell its operator, and do not install this version",
+        { cause: error },
+      );
+    }
+    if (error instanceof PackageError) {
       throw new ClientError(
         "CLI_ERR_INTEGRITY",
         `${id} is not a package hookyard can install safely: ${error.message} (${error.code}); nothing was installed`,

@@ -19,6 +19,9 @@ export type TarballErrorCode = keyof typeof messages;
 
 export const tarballErrorCodes = Object.keys(messages) as TarballErrorCode[];
 
+/** What each code means, without the publisher's remedy: the words for someone who installs. */
+export const tarballErrorMessages: Readonly<Record<TarballErrorCode, string>> = messages;
+
 /** Why a tarball was refused; `path` is the offending entry's name as the archive spells it. */
 export class TarballError extends Error {
   override readonly name = "TarballError";
@@ -33,9 +36,22 @@ export class TarballError extends Error {
   }
 }
 
-/** An entry name as it can safely appear in a message: quoted, control characters escaped, long names cut. */
+/**
+ * Characters that print like others: combining marks (e + U+0301 shows as é) and compatibility
+ * characters (the Kelvin sign K, ligatures), which Unicode normalisation folds into other spellings.
+ */
+const lookAlike = (char: string) => /\p{M}/u.test(char) || char.normalize("NFKC") !== char;
+
+/**
+ * An entry name as it can safely appear in a message: quoted, control characters escaped, long
+ * names cut, and look-alike characters written as \u{…}, so two names that differ only in their
+ * Unicode spelling (the collision refusal names both) never print the same.
+ */
 export function showPath(path: string): string {
-  const shown = JSON.stringify(path);
+  const escaped = [...path].map((char) =>
+    lookAlike(char) ? `\\u{${char.codePointAt(0)?.toString(16)}}` : JSON.stringify(char).slice(1, -1),
+  );
+  const shown = `"${escaped.join("")}"`;
   return shown.length > 120 ? `${shown.slice(0, 100)}…" (${Buffer.byteLength(path)} bytes)` : shown;
 }
 

@@ -37,6 +37,10 @@ describe("paths that name the same file twice", () => {
       path: "package/cafe\u0301.js",
       message: expect.stringContaining("case-insensitive or Unicode-normalising"),
     });
+    // The two spellings print differently: the combining accent is written out.
+    await expect(inspectTarball(tgz)).rejects.toThrow(
+      'entry "package/cafe\\u{301}.js" and "package/caf\u00e9.js" are the same path',
+    );
   });
 
   it("case twins are refused", async () => {
