@@ -20,7 +20,7 @@ describe("install from a registry that signed an unsafe tarball", () => {
       name: "evil",
       version: "1.0.0",
       tarball: await hookPackage({ name: "evil", version: "1.0.0" }),
-      publisher: { owner: "admin", tokenId: null },
+      publisher: { owner: "admin" },
     });
     const unsafe = rawTgz(
       rawEntry({ name: "package/", type: "5", mode: 0o755 }),
