@@ -9,23 +9,14 @@ import { ScriptedModel } from "../../../runner/agent/models/scripted.js";
 import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
+import { completion, openAIStub, sendJson } from "../../helpers/openai-stub.js";
 import { workspace } from "../../helpers/temp.js";
 
 type Step = { content?: string; toolCalls?: Array<{ name: string; args: Record<string, unknown> }> };
 
 const opened: Hooks[] = [];
-const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((hooks) => hooks.close()));
-  await Promise.all(
-    servers.splice(0).map(
-      (s) =>
-        new Promise((done) => {
-          s.closeAllConnections();
-          s.close(done);
-        }),
-    ),
-  );
 });
 
 const reviewer = (settings: Record<string, unknown> = {}) => ({
@@ -201,24 +192,8 @@ describe("agent engine", () => {
 
   it("a reviewer that keeps calling tools is stopped by timeoutMs", async () => {
     // An OpenAI-compatible reviewer that always asks for one more list_dir, a little slowly.
-    const calls: unknown[] = [];
-    const url = await stubServer((body, res) => {
-      calls.push(body);
-      setTimeout(() => {
-        res.setHeader("content-type", "application/json");
-        res.end(
-          JSON.stringify({
-            choices: [
-              {
-                message: {
-                  content: "",
-                  tool_calls: [{ id: `c${calls.length}`, function: { name: "list_dir", arguments: "{}" } }],
-                },
-              },
-            ],
-          }),
-        );
-      }, 40);
+    const { url, received: calls } = await openAIStub((_, res) => {
+      setTimeout(() => sendJson(res, completion("", [{ name: "list_dir" }])), 40);
     });
     const { hooks, logger } = await workspaceWith([
       reviewer({ model: "openai:reviewer-1", baseUrl: url, maxSteps: 100, timeoutMs: 500, onError: "block" }),
@@ -310,16 +285,3 @@ describe("agent engine config errors", () => {
     expect(hooks.problems[0]?.message).toContain("tools");
   });
 });
-
-async function stubServer(answer: (body: unknown, res: ServerResponse) => void): Promise<string> {
-  const server = createServer((req: IncomingMessage, res) => {
-    let text = "";
-    req.on("data", (chunk) => {
-      text += chunk;
-    });
-    req.on("end", () => answer(JSON.parse(text), res));
-  });
-  servers.push(server);
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-}
