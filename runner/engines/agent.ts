@@ -9,7 +9,7 @@ import { Dispatcher } from "../chain/dispatch.js";
 import type { CompiledHook } from "../compiled-hook.js";
 import { defaultReviewerTools, reviewerTools } from "./reviewer-tools.js";
 import { type CompileContext, compiledSettings, configuredHookBaseSchema } from "./settings.js";
-import { agentVerdictFormat, agentVerdictSchema, parseVerdict } from "./verdicts.js";
+import { agentVerdictFormat, agentVerdictSchema, parseVerdict, refusalAt } from "./verdicts.js";
 
 /** Settings shared by the engines that ask a model (`agent`, `judge`). */
 export const modelFields = {
@@ -75,7 +75,7 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
       const result = await runAgent({
         hooks: { dispatch },
         model: model.forCall(signal),
-        systemPrompt: reviewerPrompt(config.instructions),
+        systemPrompt: reviewerPrompt(withArguments(config.instructions, point, ctx)),
         prompt: reviewRequest(point, ctx),
         cwd: context.root,
         tools,
@@ -117,23 +117,33 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
           where,
         );
       }
-      return decisionOf(parseVerdict(result.answer, agentVerdictSchema, where));
+      return decisionOf(point, parseVerdict(result.answer, agentVerdictSchema, where));
     },
   };
   return rule;
 }
 
-function decisionOf(verdict: z.infer<typeof agentVerdictSchema>): Decision | undefined {
-  if (verdict.verdict === "block") return { block: verdict.reason };
+function decisionOf(point: Point, verdict: z.infer<typeof agentVerdictSchema>): Decision | undefined {
+  if (verdict.verdict === "block") return refusalAt(point, verdict.reason);
   if (verdict.verdict === "ask") return { ask: verdict.reason };
   return undefined;
 }
 
 /** What the reviewer is asked: the point and its ctx, without the ids it has no use for. */
 function reviewRequest(point: Point, ctx: AnyCtx): string {
-  const { sessionId: _session, depth: _depth, ...rest } = ctx;
   const subject = point.startsWith("tool_") ? `the tool call "${String(ctx.tool)}"` : `the ${point} step`;
-  return `Review ${subject} at the ${point} point:\n\n${JSON.stringify(rest, null, 2)}`;
+  return `Review ${subject} at the ${point} point:\n\n${JSON.stringify(stepOf(ctx), null, 2)}`;
+}
+
+/** Instructions written for a coding agent's agent hook may name the step as `$ARGUMENTS`. */
+function withArguments(instructions: string, point: Point, ctx: AnyCtx): string {
+  if (!instructions.includes("$ARGUMENTS")) return instructions;
+  return instructions.split("$ARGUMENTS").join(JSON.stringify({ point, ...stepOf(ctx) }));
+}
+
+function stepOf(ctx: AnyCtx): Record<string, unknown> {
+  const { sessionId: _session, depth: _depth, ...rest } = ctx;
+  return rest;
 }
 
 const silent = { info() {}, warn() {}, error() {} };

@@ -47,7 +47,7 @@ export function parseVerdict<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** A judge's `ok: false` at a point: a block where blocking is legal, another turn at turn_after, else a notice. */
+/** A judge's `ok: false`, or a reviewer's block, at a point: a block where blocking is legal, another turn at turn_after, else a notice. */
 export function refusalAt(point: Point, reason: string): Decision {
   if (blockable(point)) return { block: reason };
   if (point === "turn_after") return { continue: reason };

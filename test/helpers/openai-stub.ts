@@ -64,3 +64,10 @@ export function sendJson(res: ServerResponse, body: unknown): void {
   res.setHeader("content-type", "application/json");
   res.end(JSON.stringify(body));
 }
+
+/** The chat messages of a request the stub received (none when there was no such request). */
+export function messagesOf(
+  body: Record<string, unknown> | undefined,
+): Array<{ role: string; content: string }> {
+  return (body?.messages ?? []) as Array<{ role: string; content: string }>;
+}

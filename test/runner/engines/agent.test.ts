@@ -1,7 +1,5 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentEvent, runAgent } from "../../../runner/agent/loop.js";
@@ -9,7 +7,7 @@ import { ScriptedModel } from "../../../runner/agent/models/scripted.js";
 import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
-import { completion, openAIStub, sendJson } from "../../helpers/openai-stub.js";
+import { completion, messagesOf, openAIStub, sendJson } from "../../helpers/openai-stub.js";
 import { workspace } from "../../helpers/temp.js";
 
 type Step = { content?: string; toolCalls?: Array<{ name: string; args: Record<string, unknown> }> };
@@ -211,6 +209,27 @@ describe("agent engine", () => {
     // Stopped means stopped: no model call after the deadline.
     await new Promise((done) => setTimeout(done, 300));
     expect(calls.length).toBe(count);
+  });
+
+  it("at turn_after a block asks for another turn, and $ARGUMENTS in the instructions is the step", async () => {
+    const { url, received } = await openAIStub((_, res) =>
+      sendJson(res, completion('{"verdict":"block","reason":"the tests did not run"}')),
+    );
+    const { hooks } = await workspaceWith([
+      reviewer({
+        events: ["turn_after"],
+        matcher: undefined,
+        model: "openai:reviewer-1",
+        baseUrl: url,
+        instructions: "Check that the tests ran: $ARGUMENTS",
+      }),
+    ]);
+    const outcome = await hooks.dispatch("turn_after", { sessionId: "s1", answer: "done", messages: [] });
+    expect(outcome.continues).toEqual([{ hook: "reviewer", reason: "the tests did not run" }]);
+    const system = messagesOf(received[0])[0]?.content;
+    expect(system).toContain(
+      'Check that the tests ran: {"point":"turn_after","answer":"done","messages":[]}',
+    );
   });
 
   it("a reviewer reads only inside the workspace", async () => {

@@ -3,7 +3,7 @@ import type { Point } from "../../../core/events.js";
 import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
 import { toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
-import { completion, openAIStub, sendJson } from "../../helpers/openai-stub.js";
+import { completion, messagesOf, openAIStub, sendJson } from "../../helpers/openai-stub.js";
 import { workspace } from "../../helpers/temp.js";
 
 const opened: Hooks[] = [];
@@ -79,7 +79,7 @@ describe("judge engine", () => {
       JUDGE_KEY: "sk-test",
     });
     await hooks.dispatch("tool_before", toolBefore({ args: { command: "ls" } }));
-    const user = (stub.received[0]?.messages as Array<{ role: string; content: string }>)[1]?.content ?? "";
+    const user = messagesOf(stub.received[0])[1]?.content ?? "";
     expect(user).toMatch(/^Judge this step\.\n\n\{"point":"tool_before","tool":"bash"/);
     expect(stub.authorization).toEqual(["Bearer sk-test"]);
   });
