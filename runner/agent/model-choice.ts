@@ -23,7 +23,7 @@ export interface ModelChoice {
 
 /**
  * Reads the model a rule names, failing at load time with RUN_ERR_MODEL_UNKNOWN when it names
- * none hookyard knows or its script cannot be read. A scripted model is one script for the hook's
+ * none hookyard knows or its script cannot be read (RUN_ERR_SCRIPT_INVALID when it is no script). A scripted model is one script for the hook's
  * lifetime: each model call of every review takes the next response, as in `hookyard run`.
  */
 export function chooseModel(settings: ModelSettings, root: string, env: NodeJS.ProcessEnv): ModelChoice {
@@ -38,11 +38,19 @@ export function chooseModel(settings: ModelSettings, root: string, env: NodeJS.P
     );
   if (kind === "scripted" && rest) {
     const file = resolve(root, rest);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw unknown(`cannot be read (${(error as Error).message})`, error);
+    }
     let data: unknown;
     try {
-      data = JSON.parse(readFileSync(file, "utf8"));
+      data = JSON.parse(text);
     } catch (error) {
-      throw unknown(`cannot be read (${file}: ${(error as Error).message})`, error);
+      throw new RunnerError("RUN_ERR_SCRIPT_INVALID", `${file}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const model = new ScriptedModel(ScriptedModel.parse(data, file));
     return { name: model.name, forCall: (signal) => abortable(model, signal) };

@@ -278,6 +278,7 @@ describe("agent engine config errors", () => {
       "RUN_ERR_MODEL_UNKNOWN",
       "missing.json",
     ],
+    ["a script that is not JSON", { model: "scripted:NOTES.md" }, "RUN_ERR_SCRIPT_INVALID", "NOTES.md"],
     [
       "a tool it does not have",
       { tools: ["read_file", "grep"] },
