@@ -50,7 +50,6 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
   const model = chooseModel(config, context.root, process.env);
   const tools = reviewerTools(config.tools ?? defaultReviewerTools, context.root, config.name);
   const maxSteps = config.maxSteps ?? defaultMaxSteps;
-  let noHooks: Dispatcher | undefined;
   const rule: CompiledHook = {
     ...compiledSettings(config, context, defaultTimeoutMs),
     engine: "agent",
@@ -68,12 +67,8 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
         return undefined;
       }
       const signal = AbortSignal.timeout(rule.timeoutMs);
-      noHooks ??= context.chain?.dispatch
-        ? undefined
-        : new Dispatcher([], { logger: context.logger ?? silent, apiFor: () => ({}) as never });
-      const dispatch = context.chain?.dispatch ?? ((p, c) => (noHooks as Dispatcher).dispatch(p, c));
       const result = await runAgent({
-        hooks: { dispatch },
+        hooks: { dispatch: context.chain?.dispatch ?? ((p, c) => withoutHooks.dispatch(p, c)) },
         model: model.forCall(signal),
         systemPrompt: reviewerPrompt(withArguments(config.instructions, point, ctx)),
         prompt: reviewRequest(point, ctx),
@@ -146,4 +141,10 @@ function stepOf(ctx: AnyCtx): Record<string, unknown> {
   return rest;
 }
 
-const silent = { info() {}, warn() {}, error() {} };
+/** The chain a sub-agent fires into when the rule was compiled outside a workspace's hooks (a test, a library caller). */
+const withoutHooks = new Dispatcher([], {
+  logger: { info() {}, warn() {}, error() {} },
+  apiFor: () => {
+    throw new Error("a chain without hooks needs no api");
+  },
+});

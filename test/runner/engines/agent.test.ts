@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentEvent, runAgent } from "../../../runner/agent/loop.js";
@@ -169,6 +169,8 @@ describe("agent engine", () => {
       toolBefore({ tool: "bash", args: { command: "ls" } }),
     );
     expect(outcome.verdict).toBe("allow");
+    // The one review ran to its verdict: no second reviewer took the script's answer on the way.
+    expect(outcome.warnings).toEqual([]);
     const seen = (await readFile(join(root, "seen.jsonl"), "utf8"))
       .trim()
       .split("\n")
@@ -232,19 +234,53 @@ describe("agent engine", () => {
     );
   });
 
-  it("a reviewer reads only inside the workspace", async () => {
-    const { hooks } = await workspaceWith(
+  it("a reviewer whose endpoint fails is a model failure, blocked under onError block", async () => {
+    const { url } = await openAIStub((_, res) => {
+      res.statusCode = 503;
+      res.end("warming up");
+    });
+    const { hooks, logger } = await workspaceWith([
+      reviewer({ model: "openai:reviewer-1", baseUrl: url, onError: "block" }),
+    ]);
+    const outcome = await hooks.dispatch("tool_before", toolBefore({ args: { command: "ls" } }));
+    expect(outcome.verdict).toBe("block");
+    expect(outcome.warnings.map((w) => w.code)).toEqual(["RUN_ERR_MODEL_FAILED"]);
+    expect(logger.errors.join("\n")).toContain("answered 503: warming up");
+  });
+
+  it("a skip at depth 1 is a note in the transcript of the run that dispatched it", async () => {
+    const { hooks } = await workspaceWith([reviewer()]);
+    const events: AgentEvent[] = [];
+    const { withTranscript } = await import("../../../runner/agent/transcript-scope.js");
+    await withTranscript(
+      (e) => events.push(e),
+      () => hooks.dispatch("tool_before", { ...toolBefore(), depth: 1 }),
+    );
+    expect(events).toEqual([
+      {
+        type: "note",
+        text: 'agent hook "reviewer" skipped at tool_before: depth 1 (agent hooks run only at depth 0)',
+      },
+    ]);
+  });
+
+  it("a reviewer reads only inside the workspace, links included", async () => {
+    const { root, hooks } = await workspaceWith(
       [reviewer()],
       [
         {
           toolCalls: [
             { name: "read_file", args: { path: "/etc/passwd" } },
             { name: "read_file", args: { path: "../x" } },
+            { name: "read_file", args: { path: "etc-link/passwd" } },
+            { name: "list_dir", args: { path: "etc-link" } },
+            { name: "read_file", args: { path: "NOTES.md" } },
           ],
         },
         { content: '{"verdict":"allow"}' },
       ],
     );
+    await symlink("/etc", join(root, "etc-link"));
     const events: AgentEvent[] = [];
     const { withTranscript } = await import("../../../runner/agent/transcript-scope.js");
     await withTranscript(
@@ -253,13 +289,14 @@ describe("agent engine", () => {
     );
     const results = events
       .map((e) => (e as { event: AgentEvent }).event)
-      .filter((e) => e?.type === "tool_result") as Array<{ ok: boolean; text: string }>;
+      .filter((e) => e?.type === "tool_result")
+      .map((e) => (e as { ok: boolean; text: string }).text);
     expect(results).toEqual([
-      expect.objectContaining({
-        ok: false,
-        text: expect.stringContaining("/etc/passwd is outside the workspace"),
-      }),
-      expect.objectContaining({ ok: false, text: expect.stringContaining("../x is outside the workspace") }),
+      "Error: /etc/passwd is outside the workspace; a reviewer reads only inside it",
+      "Error: ../x is outside the workspace; a reviewer reads only inside it",
+      "Error: etc-link/passwd is outside the workspace; a reviewer reads only inside it",
+      "Error: etc-link is outside the workspace; a reviewer reads only inside it",
+      "build/ holds generated files only\n",
     ]);
   });
 });
