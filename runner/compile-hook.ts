@@ -1,8 +1,10 @@
 import { z } from "zod";
 import type { CompiledHook } from "./compiled-hook.js";
+import { type AgentHookConfig, agentHook, agentHookSchema } from "./engines/agent.js";
 import { type CommandHookConfig, commandHook, commandHookSchema } from "./engines/command.js";
 import { type HttpHookConfig, httpHook, httpHookSchema } from "./engines/http.js";
 import { type InprocessConfig, inprocessHook } from "./engines/inprocess.js";
+import { type JudgeHookConfig, judgeHook, judgeHookSchema } from "./engines/judge.js";
 import { promptHook, promptHookSchema } from "./engines/prompt.js";
 import { type RulesHookConfig, rulesHook, rulesHookSchema } from "./engines/rules.js";
 import { type SandboxHookConfig, sandboxHook } from "./engines/sandbox.js";
@@ -14,6 +16,8 @@ export const configuredHookSchema = z.discriminatedUnion("engine", [
   httpHookSchema,
   promptHookSchema,
   rulesHookSchema,
+  agentHookSchema,
+  judgeHookSchema,
 ]);
 export type ConfiguredHook = z.infer<typeof configuredHookSchema>;
 
@@ -34,6 +38,10 @@ export function compileHook(config: HookConfig, context: CompileContext): Compil
       return httpHook(config as HttpHookConfig, context);
     case "rules":
       return rulesHook(config as RulesHookConfig, context);
+    case "agent":
+      return agentHook(config as AgentHookConfig, context);
+    case "judge":
+      return judgeHook(config as JudgeHookConfig, context);
   }
 }
 

@@ -3,6 +3,8 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+  /** What only someone debugging wants (an agent hook skipped in a sub-agent); optional. */
+  debug?(message: string): void;
 }
 
 export const stderrLogger: Logger = {

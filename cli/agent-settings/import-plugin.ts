@@ -5,7 +5,7 @@ import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
 import { type ImportedRule, pluginRules } from "../../adapters/claude/settings/plugin-hooks.js";
 import { readWorkspaceConfigFile } from "../../client/workspace-config.js";
 import { describeIssues } from "../../core/errors.js";
-import { commandHookSchema } from "../../runner/engines/command.js";
+import { configuredHookSchema } from "../../runner/compile-hook.js";
 import { formatConfigFile, writeConfigFile } from "../../workspace/config-file.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
 import type { CliContext } from "../command.js";
@@ -14,6 +14,9 @@ import { CliError, exitCodes } from "../errors.js";
 export interface ImportOptions {
   dryRun: boolean;
   skipUnsupported: boolean;
+  /** The model a plugin's prompt and agent hooks call (`openai:<model>`, `scripted:<file>`). */
+  model?: string;
+  baseUrl?: string;
 }
 
 /**
@@ -26,7 +29,21 @@ export async function importClaudePlugin(
   dir: string,
   options: ImportOptions,
 ): Promise<number> {
-  const plugin = await pluginRules(resolve(context.cwd, dir));
+  if (options.baseUrl !== undefined && options.model === undefined) {
+    throw new CliError("CLI_ERR_USAGE", "--base-url needs --model openai:<model>", exitCodes.usage);
+  }
+  if (options.model !== undefined && !/^(openai|scripted):./.test(options.model)) {
+    throw new CliError(
+      "CLI_ERR_USAGE",
+      `--model ${options.model} is not understood: use openai:<model> or scripted:<file.json>`,
+      exitCodes.usage,
+    );
+  }
+  const model =
+    options.model === undefined
+      ? undefined
+      : { model: options.model, ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) };
+  const plugin = await pluginRules(resolve(context.cwd, dir), model);
   if (plugin.unsupported.length > 0 && !options.skipUnsupported) {
     const lines = plugin.unsupported.map((u) => `  ${u.where}: ${u.why}`).join("\n");
     throw new CliError(
@@ -35,7 +52,7 @@ export async function importClaudePlugin(
     );
   }
   for (const rule of plugin.rules) {
-    const parsed = commandHookSchema.safeParse(rule);
+    const parsed = configuredHookSchema.safeParse(rule);
     if (!parsed.success) {
       throw new CliError(
         "CLI_ERR_PLUGIN_INVALID",
@@ -103,5 +120,9 @@ function sameRule(other: unknown, rule: ImportedRule): boolean {
 
 function describe(rule: ImportedRule): string {
   const matcher = rule.matcher === undefined ? "" : ` matcher ${JSON.stringify(rule.matcher)}`;
-  return `${(rule.events as string[]).join(", ")}${matcher}: ${String(rule.command)}`;
+  const runs =
+    rule.engine === "command"
+      ? String(rule.command)
+      : `${String(rule.engine)} on ${String(rule.model)}: ${JSON.stringify(String(rule.prompt ?? rule.instructions).slice(0, 60))}`;
+  return `${(rule.events as string[]).join(", ")}${matcher}: ${runs}`;
 }

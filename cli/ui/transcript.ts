@@ -12,8 +12,24 @@ const indent = (text: string, pad: string) => text.split("\n").join(`\n${pad}`);
 /** A readable transcript: every model message, tool call and hook decision, marked with the hook's name and trust. */
 export function transcriptWriter(write: (text: string) => void, color: boolean): (event: AgentEvent) => void {
   const paint = (style: Style, text: string) => (color ? `\u001b[${codes[style]}m${text}\u001b[0m` : text);
+  const nested = new Map<string, (event: AgentEvent) => void>();
   return (event) => {
     switch (event.type) {
+      case "nested": {
+        // A sub-agent's events, every line marked with the hook that ran it: not the user's run.
+        const key = `${event.hook}\u0000${event.depth}`;
+        let inner = nested.get(key);
+        if (!inner) {
+          const mark = paint("dim", `  ┊ ${event.hook}[${event.depth}] `);
+          inner = transcriptWriter(
+            (text) => write(text.replace(/[^\n]*\n/g, (line) => `${mark}${line}`)),
+            color,
+          );
+          nested.set(key, inner);
+        }
+        inner(event.event);
+        break;
+      }
       case "session":
         write(paint("dim", `session ${event.sessionId} · model ${event.model}\n`));
         break;

@@ -7,6 +7,7 @@ import type { Attributed, ChainOutcome } from "../chain/outcome.js";
 import type { Hooks } from "../load/load-hooks.js";
 import type { Model } from "./model.js";
 import { defaultTools, type Tool, ToolFailure } from "./tools.js";
+import { withTranscript } from "./transcript-scope.js";
 
 export type AgentEvent =
   | { type: "session"; sessionId: string; model: string }
@@ -32,7 +33,9 @@ export type AgentEvent =
   | { type: "note"; text: string }
   | { type: "error"; message: string }
   | { type: "answer"; text: string }
-  | { type: "end"; reason: EndReason; stats: AgentStats };
+  | { type: "end"; reason: EndReason; stats: AgentStats }
+  /** An event of a sub-agent that a hook ran (the `agent` engine), at `depth`, under that hook's name. */
+  | { type: "nested"; hook: string; depth: number; event: AgentEvent };
 
 export type EndReason = "completed" | "prompt_blocked" | "max_steps" | "model_error";
 
@@ -67,6 +70,7 @@ export interface AgentOptions {
   onEvent?: (event: AgentEvent) => void;
   sessionId?: string;
   config?: Record<string, unknown>;
+  /** 0 for a user's run; a sub-agent that a hook runs is one deeper. Every ctx carries it. */
   depth?: number;
 }
 
@@ -96,6 +100,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const maxContinues = options.maxContinues ?? 3;
   const compactAt = options.compactAt ?? 100;
   const askPolicy = options.askPolicy ?? (async () => false);
+  const depth = options.depth ?? 0;
   const stats: AgentStats = { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 };
   const messages: Message[] = [];
   let pending: Attributed[] = [];
@@ -107,14 +112,17 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     point: P,
     ctx: Omit<CtxOf<P>, "sessionId">,
   ): Promise<ChainOutcome<CtxOf<P>>> => {
-    const outcome = await options.hooks.dispatch(point, { sessionId, ...ctx } as CtxOf<P>);
+    // Every ctx carries the depth, so an engine can tell a sub-agent's call from a user's run.
+    const outcome = await withTranscript(emit, () =>
+      options.hooks.dispatch(point, { sessionId, depth, ...ctx } as CtxOf<P>),
+    );
     pending.push(...outcome.injects);
     report(outcome, emit);
     return outcome;
   };
 
   emit({ type: "session", sessionId, model: options.model.name });
-  await fire("agent_before", { cwd: options.cwd, config: options.config ?? {}, depth: options.depth ?? 0 });
+  await fire("agent_before", { cwd: options.cwd, config: options.config ?? {}, depth });
 
   let prompt = options.prompt;
   for (let continues = 0; ; continues++) {

@@ -3,6 +3,8 @@ import { type Point, points } from "../../core/events.js";
 import { hookNameSchema, hookSettingsSchema } from "../../core/hook.js";
 import type { CommunitySandbox } from "../community-sandbox.js";
 import { type CompiledHook, defaults, type Origin } from "../compiled-hook.js";
+import type { Hooks } from "../load/load-hooks.js";
+import type { Logger } from "../logger.js";
 
 /** Fields every hook entry in hookyard.json has, whatever its engine. */
 export const configuredHookBaseSchema = hookSettingsSchema.extend({
@@ -17,6 +19,13 @@ export interface CompileContext {
   origin: Origin;
   /** Where sandboxed hooks run; needed only by the sandbox engine. */
   sandbox?: CommunitySandbox;
+  /**
+   * The workspace's chain, filled in once it is built: the `agent` engine's sub-agent fires its own
+   * points through it (one level deeper). Absent, the sub-agent runs without hooks.
+   */
+  chain?: { dispatch?: Hooks["dispatch"] };
+  /** Where an engine says what it skipped (`debug`); absent, nothing is said. */
+  logger?: Logger;
 }
 
 /** The CompiledHook fields that come from settings, with defaults filled in. */

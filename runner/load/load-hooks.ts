@@ -116,6 +116,8 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     logger.warn(`${configFile}: unknown field "${field}" is ignored (known: ${configFields.join(", ")})`);
   }
 
+  // Filled in below once the dispatcher exists: an agent hook's sub-agent fires its points through it.
+  const chain: { dispatch?: Hooks["dispatch"] } = {};
   const inprocess = (definition: HookDefinition, source: string, origin: Origin) => () =>
     compileHook(
       {
@@ -148,7 +150,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       () =>
         compileHook(
           { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
-          { root, origin: "workspace" },
+          { root, origin: "workspace", chain, logger },
         ),
     ]),
     ...ruleFolders.rules.map((rule): [string, string, () => CompiledHook] => [
@@ -310,7 +312,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   const validate = options.validate ?? true;
   let closed = false;
 
-  return {
+  const hooks: Hooks = {
     root,
     problems,
     dispatch: async (point, ctx) => {
@@ -351,6 +353,8 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       await community?.close();
     },
   };
+  chain.dispatch = hooks.dispatch;
+  return hooks;
 }
 
 /** Name order that does not depend on the locale: registration order must be the same everywhere. */

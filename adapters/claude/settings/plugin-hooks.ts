@@ -14,19 +14,48 @@ export interface Unsupported {
   why: string;
 }
 
-/** Hook fields hookyard carries over (statusMessage is only that agent's spinner text). */
-const understood = new Set(["type", "command", "timeout", "async", "statusMessage"]);
+/**
+ * Hook fields hookyard carries over, per handler type (statusMessage is only that agent's spinner
+ * text; a prompt or agent hook's `model` names one of that agent's models, replaced by `--model`).
+ */
+const understood: Record<string, ReadonlySet<string>> = {
+  command: new Set(["type", "command", "timeout", "async", "statusMessage"]),
+  prompt: new Set(["type", "prompt", "timeout", "model", "statusMessage"]),
+  agent: new Set(["type", "prompt", "timeout", "model", "statusMessage"]),
+};
+/** That agent's handler types and the engine each becomes: a single-turn judgement, a reviewing sub-agent. */
+const modelEngines: Record<string, "judge" | "agent"> = { prompt: "judge", agent: "agent" };
+
+/** The model hookyard calls for a plugin's prompt and agent hooks (`--model`, `--base-url`). */
+export interface ImportModel {
+  model: string;
+  baseUrl?: string;
+}
+
+/** The ctx field a matcher tests at an event of that agent, for rules that are not scripts of that agent. */
+const matcherFields: Record<string, string> = {
+  PreToolUse: "agent.tool",
+  PostToolUse: "agent.tool",
+  PostToolUseFailure: "agent.tool",
+  SessionStart: "agent.source",
+  PreCompact: "agent.trigger",
+  Notification: "agent.notificationType",
+};
 /** hookyard.json holds timeouts in ms, at most 10 minutes. */
 const maxTimeoutMs = 600_000;
 
 /**
  * A plugin's `hooks/hooks.json` as rules: each command hook becomes one rule that runs the command
  * unchanged under the claude profile, `${CLAUDE_PLUGIN_ROOT}` written out as the plugin's absolute
- * folder (and set in its env, for scripts that read it there). Names are
- * `<plugin>.<event>.<n>`, n counting that event's command hooks in file order: the same file
- * gives the same names. `root` is the plugin's absolute folder.
+ * folder (and set in its env, for scripts that read it there). With `model`, a `prompt` hook
+ * becomes a `judge` rule and an `agent` hook an `agent` rule on that model; without, they are
+ * unsupported. Names are `<plugin>.<event>.<n>`, n counting that event's imported hooks in file
+ * order: the same file gives the same names. `root` is the plugin's absolute folder.
  */
-export async function pluginRules(root: string): Promise<{
+export async function pluginRules(
+  root: string,
+  model?: ImportModel,
+): Promise<{
   plugin: string;
   root: string;
   rules: ImportedRule[];
@@ -43,13 +72,14 @@ export async function pluginRules(root: string): Promise<{
     groups.forEach((group, g) => {
       group.hooks.forEach((hook, h) => {
         const where = `${event}[${g}].hooks[${h}]`;
-        const why = unsupportedWhy(point, event, hook);
+        const why = unsupportedWhy(point, event, hook, group.matcher, model);
         if (why) {
           unsupported.push({ where, why });
           return;
         }
         n++;
-        rules.push(ruleFor({ plugin, root, event, matcher: group.matcher, hook, n }));
+        const from = { plugin, root, event, matcher: group.matcher, hook, n };
+        rules.push(model && hook.type !== "command" ? modelRuleFor(from, model) : ruleFor(from));
       });
     });
   }
@@ -89,18 +119,62 @@ function ruleFor(from: {
   };
 }
 
+/** A prompt or agent hook as a judge or agent rule on hookyard's model; the prompt is kept as written. */
+function modelRuleFor(
+  from: { plugin: string; event: string; matcher: unknown; hook: Record<string, unknown>; n: number },
+  model: ImportModel,
+): ImportedRule {
+  const { plugin, event, hook } = from;
+  const engine = modelEngines[String(hook.type)] as "judge" | "agent";
+  const matcher = fieldMatcher(event, from.matcher);
+  const timeout = typeof hook.timeout === "number" && hook.timeout > 0 ? hook.timeout * 1000 : undefined;
+  return {
+    name: `${plugin}.${kebab(event)}.${from.n}`,
+    engine,
+    model: model.model,
+    ...(model.baseUrl === undefined ? {} : { baseUrl: model.baseUrl }),
+    ...(engine === "judge" ? { prompt: String(hook.prompt) } : { instructions: String(hook.prompt) }),
+    ...(matcher === undefined ? {} : { matcher }),
+    events: [claudeEventPoint(event)],
+    ...(timeout === undefined ? {} : { timeoutMs: Math.min(Math.round(timeout), maxTimeoutMs) }),
+  };
+}
+
+/** That agent's matcher (names exactly, `A|B`, else an unanchored regex) as ours, on the field it tests. */
+function fieldMatcher(event: string, matcher: unknown): Record<string, string> | undefined {
+  if (event === "SubagentStop") return { "agent.event": "^SubagentStop$" };
+  if (typeof matcher !== "string" || matcher === "" || matcher === "*") return undefined;
+  const field = matcherFields[event];
+  if (field === undefined) return undefined;
+  return { [field]: /^[A-Za-z0-9_|]+$/.test(matcher) ? `^(?:${matcher})$` : matcher };
+}
+
 function unsupportedWhy(
   point: string | undefined,
   event: string,
   hook: Record<string, unknown>,
+  matcher: unknown,
+  model: ImportModel | undefined,
 ): string | undefined {
   if (point === undefined) return `hookyard has no point for the ${event} event`;
-  if (hook.type !== "command") {
-    return `a "${String(hook.type)}" hook: hookyard runs only command hooks from a plugin`;
-  }
-  if (typeof hook.command !== "string" || hook.command.trim() === "")
+  const type = String(hook.type);
+  if (modelEngines[type] !== undefined) {
+    if (model === undefined) {
+      return `a "${type}" hook needs a model hookyard can call: pass --model openai:<model> (or scripted:<file.json>)`;
+    }
+    if (typeof hook.prompt !== "string" || hook.prompt.trim() === "")
+      return `a "${type}" hook without a prompt`;
+    const plain = typeof matcher !== "string" || matcher === "" || matcher === "*";
+    if (!plain && event !== "SubagentStop" && matcherFields[event] === undefined) {
+      return `a "${type}" hook with a matcher on ${event}, which hookyard cannot test outside that agent's scripts`;
+    }
+  } else if (type !== "command") {
+    return `a "${type}" hook: hookyard runs command, prompt and agent hooks from a plugin`;
+  } else if (typeof hook.command !== "string" || hook.command.trim() === "") {
     return "a command hook without a command";
-  const other = Object.keys(hook).filter((key) => !understood.has(key));
+  }
+  const known = understood[type] ?? new Set();
+  const other = Object.keys(hook).filter((key) => !known.has(key));
   if (other.length > 0)
     return `its ${other.map((key) => `"${key}"`).join(", ")} has no equivalent in hookyard`;
   return undefined;

@@ -10,17 +10,25 @@ const claudePlugin = {
       flags: "--skip-unsupported",
       description: "import the command hooks even if the plugin has hooks hookyard cannot run",
     },
+    {
+      flags: "--model <spec>",
+      description: "the model for its prompt and agent hooks: openai:<model> or scripted:<file.json>",
+    },
+    { flags: "--base-url <url>", description: "the OpenAI-compatible endpoint those rules call" },
   ],
   help: [
     "Each command hook becomes a rule with engine command and profile claude: the script runs unchanged,",
     "with that agent's input on stdin, and $CLAUDE_PLUGIN_ROOT written out as the plugin's folder.",
     "Timeouts become milliseconds; a matcher keeps that agent's form. Rules already imported are skipped.",
+    "With --model, a prompt hook becomes a judge rule and an agent hook an agent rule on that model.",
   ].join("\n"),
   async run(context, args, options) {
     const { importClaudePlugin } = await import("../../agent-settings/import-plugin.js");
     return importClaudePlugin(context, args[0] as string, {
       dryRun: Boolean(options.dryRun),
       skipUnsupported: Boolean(options.skipUnsupported),
+      ...(typeof options.model === "string" ? { model: options.model } : {}),
+      ...(typeof options.baseUrl === "string" ? { baseUrl: options.baseUrl } : {}),
     });
   },
 } satisfies Command;

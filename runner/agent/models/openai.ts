@@ -9,6 +9,8 @@ export interface OpenAIModelOptions {
   baseUrl: string;
   apiKey?: string;
   timeoutMs?: number;
+  /** Cancels a call in flight (a hook's deadline). */
+  signal?: AbortSignal;
 }
 
 /** What we read of a chat-completions answer; servers differ in the rest. */
@@ -71,7 +73,10 @@ export class OpenAIModel implements Model {
           ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
         },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
+        signal: AbortSignal.any([
+          AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
+          ...(this.options.signal ? [this.options.signal] : []),
+        ]),
       });
     } catch (error) {
       throw fail(fetchFailureText(error), error);

@@ -226,7 +226,7 @@ describe("hookyard import claude-plugin", () => {
       'CLI_ERR_PLUGIN_INVALID: plugin "commit-guard" has hooks hookyard cannot run',
     );
     expect(result.stderr).toContain(
-      'Stop[0].hooks[0]: a "prompt" hook: hookyard runs only command hooks from a plugin',
+      'Stop[0].hooks[0]: a "prompt" hook needs a model hookyard can call: pass --model openai:<model>',
     );
     expect(result.stderr).toContain(
       "PermissionRequest[0].hooks[0]: hookyard has no point for the PermissionRequest event",
