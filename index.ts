@@ -34,6 +34,9 @@ export { defaultTools, type Tool, ToolFailure } from "./runner/agent/tools.js";
 export type { Attributed, ChainOutcome, DispatchWarning, HookRun } from "./runner/chain/outcome.js";
 export { type Hooks, type ListedHook, type LoadHooksOptions, loadHooks } from "./runner/load/load-hooks.js";
 export type { Logger } from "./runner/logger.js";
+export { listRuns, type RunRecord, readRun } from "./runner/runs/read-record.js";
+export { type RunHeader, runsFolder, type Step } from "./runner/runs/record.js";
+export type { StateWrite } from "./runner/state.js";
 
 // The library loads hookyard.json as the CLI does: a command hook's `profile` names a coding
 // agent's script protocol, registered here before any hooks are loaded.

@@ -27,6 +27,9 @@ const remedies: Record<string, string> = {
   RUN_ERR_SCRIPT_INVALID: "fix the script (docs/agent.md describes its format)",
   RUN_ERR_MODEL_FAILED: "check --base-url, the API key (OPENAI_API_KEY) and that the server is running",
   RUN_ERR_STATE_CORRUPT: "fix or delete the state file",
+  RUN_ERR_RUN_NOT_FOUND: "check the id and --cwd",
+  RUN_ERR_RUN_CORRUPT: "restore the record or delete the run's folder (docs/errors.md)",
+  RUN_ERR_RUN_RECORD: "free disk space or fix the permissions of .hookyard/runs",
 };
 
 export interface Rendered {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "../core/errors.js";
@@ -5,6 +6,17 @@ import { RunnerError } from "../core/errors.js";
 export interface HookState {
   get<T = unknown>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
+}
+
+/** A receipt for one state write, once it is on disk: a run's record keeps these. */
+export interface StateWrite {
+  hook: string;
+  key: string;
+  deleted: boolean;
+  /** This store's count of the hook's writes, from 1: receipts come in this order. */
+  revision: number;
+  /** Of the state file's bytes as written. */
+  sha256: string;
 }
 
 /**
@@ -18,8 +30,16 @@ export class StateStore {
   /** Every set so far, settled or not: a set joins the write queue only once its file is loaded. */
   private sets: Promise<unknown> = Promise.resolve();
   private writes = 0;
+  private readonly revisions = new Map<string, number>();
+  private readonly listeners = new Set<(write: StateWrite) => void>();
 
   constructor(private readonly dir: string) {}
+
+  /** Calls `listener` after each write reaches disk, in write order; returns the unsubscribe. */
+  onWrite(listener: (write: StateWrite) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   forHook(hook: string): HookState {
     return {
@@ -55,19 +75,24 @@ export class StateStore {
     const done = this.load(hook).then((map) => {
       if (copy === undefined) map.delete(key);
       else map.set(key, copy);
-      return this.persist(hook, map);
+      return this.persist(hook, map, key, copy === undefined);
     });
     this.sets = Promise.allSettled([this.sets, done]).then(() => undefined);
     return done;
   }
 
-  private persist(hook: string, map: Map<string, unknown>): Promise<void> {
+  private persist(hook: string, map: Map<string, unknown>, key: string, deleted: boolean): Promise<void> {
     const file = this.file(hook);
     const write = this.queue.then(async () => {
       await mkdir(this.dir, { recursive: true });
       const temp = `${file}.${process.pid}.${++this.writes}.tmp`;
-      await writeFile(temp, `${JSON.stringify(Object.fromEntries(map), null, 2)}\n`);
+      const text = `${JSON.stringify(Object.fromEntries(map), null, 2)}\n`;
+      await writeFile(temp, text);
       await rename(temp, file);
+      const revision = (this.revisions.get(hook) ?? 0) + 1;
+      this.revisions.set(hook, revision);
+      const sha256 = createHash("sha256").update(text).digest("hex");
+      for (const listener of this.listeners) listener({ hook, key, deleted, revision, sha256 });
     });
     this.queue = write.catch(() => undefined);
     return write;

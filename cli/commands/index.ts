@@ -32,6 +32,7 @@ import whoami from "./packages/whoami.js";
 import yank from "./packages/yank.js";
 import registry from "./registry/registry.js";
 import run from "./run.js";
+import runs from "./runs/runs.js";
 import token from "./token/token.js";
 
 /** Every command, in the order `hookyard --help` lists them: a hook's life from writing it to running it. */
@@ -63,6 +64,7 @@ export const commands: Array<Command | CommandGroup> = [
   verify,
   audit,
   run,
+  runs,
   demo,
   exec,
   serve,

@@ -31,11 +31,24 @@ export default {
       choices: ["prompt", "allow", "deny"],
     },
     { flags: "--json", description: "print events as JSON lines instead of a transcript" },
+    {
+      flags: "--replay <id>",
+      description: "print a recorded run again from its record: no hook, model or tool runs",
+    },
+    {
+      flags: "--resume <id>",
+      description: "start a run that did not finish (a crash) again, as a new run with its prompt and model",
+    },
   ],
   help: [
     "With no prompt and no --model, runs the bundled example in a temporary copy of its workspace:",
     "a scripted agent whose `rm -rf ~` is blocked by a workspace hook and whose view of a file",
     "has an AWS key redacted. The copy is removed afterwards.",
+    "",
+    "Every run is recorded in .hookyard/runs/<id>/ (`hookyard runs list` shows them). --replay <id>",
+    "prints a finished run's transcript from its record and runs nothing; for a run that did not",
+    "finish it prints what was recorded and says where it stopped. --resume <id> starts such a run's",
+    "prompt again as a new run: agent_before and every hook fire again.",
   ].join("\n"),
   async run(context, args, options) {
     const maxSteps = Number(options.maxSteps);
@@ -46,8 +59,47 @@ export default {
         exitCodes.usage,
       );
     }
+    if (typeof options.replay === "string") {
+      if (args[0] !== undefined || options.model !== undefined || options.resume !== undefined) {
+        throw new CliError(
+          "CLI_ERR_USAGE",
+          "--replay prints a recorded run; it takes no prompt, --model or --resume",
+          exitCodes.usage,
+        );
+      }
+      return replay(context, options.replay, options);
+    }
     let prompt = args[0];
-    const spec = options.model as string | undefined;
+    let spec = options.model as string | undefined;
+    let steps = maxSteps;
+    const meta: Record<string, unknown> = {};
+    let modelCwd = context.cwd;
+    if (typeof options.resume === "string") {
+      const { readWorkspaceRun, runMeta } = await import("../runs/run-records.js");
+      const record = await readWorkspaceRun(context.cwd, options.resume);
+      if (record.finished) {
+        throw new CliError(
+          "CLI_ERR_USAGE",
+          `run ${options.resume} finished (${record.finished.reason}); \`hookyard run --replay ${options.resume}\` shows it again`,
+          exitCodes.usage,
+        );
+      }
+      const was = runMeta(record);
+      prompt ??= record.header.prompt;
+      spec ??= was.modelSpec;
+      if (was.maxSteps) steps = was.maxSteps;
+      if (was.invokedIn && options.model === undefined) modelCwd = was.invokedIn;
+      options.baseUrl ??= was.baseUrl;
+      options.ask ??= was.ask;
+      meta.resumedFrom = options.resume;
+      if (spec === undefined) {
+        throw new CliError(
+          "CLI_ERR_USAGE",
+          `run ${options.resume} has no model recorded (the bundled example?); give --model`,
+          exitCodes.usage,
+        );
+      }
+    }
     if (prompt === undefined && spec === undefined) return runExample(context, options, maxSteps);
     if (spec === undefined) {
       throw new CliError(
@@ -60,7 +112,7 @@ export default {
     const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
     const model = await modelFromSpec({
       model: spec,
-      cwd: context.cwd,
+      cwd: modelCwd,
       env: process.env,
       ...(typeof options.baseUrl === "string" ? { baseUrl: options.baseUrl } : {}),
       ...(typeof options.apiKey === "string" ? { apiKey: options.apiKey } : {}),
@@ -68,7 +120,17 @@ export default {
     prompt ??= model instanceof ScriptedModel ? model.script.prompt : undefined;
     if (prompt === undefined)
       throw new CliError("CLI_ERR_USAGE", "no prompt given, and the script has none", exitCodes.usage);
-    return session(context, options, { model, prompt, cwd: context.cwd, maxSteps });
+    Object.assign(meta, {
+      modelSpec: spec,
+      ...(typeof options.baseUrl === "string" ? { baseUrl: options.baseUrl } : {}),
+      maxSteps: steps,
+      ...(typeof options.ask === "string" ? { ask: options.ask } : {}),
+      invokedIn: modelCwd,
+    });
+    if (meta.resumedFrom !== undefined && !options.json) {
+      context.stdout.write(`Starting run ${String(meta.resumedFrom)} again as a new run.\n\n`);
+    }
+    return session(context, options, { model, prompt, cwd: context.cwd, maxSteps: steps, meta });
   },
 } satisfies Command;
 
@@ -110,9 +172,10 @@ async function runExample(
 async function session(
   context: CliContext,
   options: Record<string, unknown>,
-  run: { model: Model; prompt: string; cwd: string; maxSteps: number },
+  run: { model: Model; prompt: string; cwd: string; maxSteps: number; meta?: Record<string, unknown> },
 ): Promise<number> {
   const { runAgent } = await import("../../runner/agent/loop.js");
+  const { runsFolder } = await import("../../runner/runs/record.js");
   const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
   const hooks = await loadWorkspaceHooks({ cwd: run.cwd });
   const write = (text: string) => context.stdout.write(text);
@@ -132,6 +195,7 @@ async function session(
       prompt: run.prompt,
       cwd: hooks.root,
       maxSteps: run.maxSteps,
+      record: { runsDir: runsFolder(hooks.root), meta: run.meta ?? {} },
       askPolicy: askPolicy(context, options.ask as string | undefined),
       onEvent: options.json
         ? (event) => write(`${JSON.stringify(event)}\n`)
@@ -158,6 +222,19 @@ async function session(
     await hooks.close();
     process.off("unhandledRejection", unhandled);
   }
+}
+
+/** Prints a run from its record alone: nothing is loaded, so no hook, model or tool can run. */
+async function replay(context: CliContext, id: string, options: Record<string, unknown>): Promise<number> {
+  const { readWorkspaceRun, recordedEvents, unfinished } = await import("../runs/run-records.js");
+  const record = await readWorkspaceRun(context.cwd, id);
+  const write = (text: string) => context.stdout.write(text);
+  const show = options.json
+    ? (event: unknown) => write(`${JSON.stringify(event)}\n`)
+    : transcriptWriter(write, context.color);
+  for (const event of recordedEvents(record)) show(event);
+  if (!record.finished) throw unfinished(record);
+  return exitCodes.ok;
 }
 
 function askPolicy(context: CliContext, policy: string | undefined): AskPolicy {

@@ -5,6 +5,7 @@ import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point 
 import { jsonDataIssue } from "../../core/json-data.js";
 import type { Attributed, ChainOutcome } from "../chain/outcome.js";
 import type { Hooks } from "../load/load-hooks.js";
+import { RunRecorder } from "../runs/recorder.js";
 import type { Model } from "./model.js";
 import { defaultTools, type Tool, ToolFailure } from "./tools.js";
 import { withTranscript } from "./transcript-scope.js";
@@ -54,7 +55,8 @@ export type AskPolicy = (ask: {
 }) => Promise<boolean>;
 
 export interface AgentOptions {
-  hooks: Pick<Hooks, "dispatch">;
+  /** With `onStateWrite` and `drain` (as `loadHooks` gives them), a recorded run also holds the hooks' state writes. */
+  hooks: Pick<Hooks, "dispatch"> & Partial<Pick<Hooks, "onStateWrite" | "drain">>;
   model: Model;
   prompt: string;
   cwd: string;
@@ -72,6 +74,12 @@ export interface AgentOptions {
   config?: Record<string, unknown>;
   /** 0 for a user's run; a sub-agent that a hook runs is one deeper. Every ctx carries it. */
   depth?: number;
+  /**
+   * Records the run, append-only, in `<runsDir>/<sessionId>/record.jsonl` (`runsFolder(root)` is
+   * the workspace's): every event, chain, model request and answer, tool call and output, and state
+   * write, fsynced at each step. `meta` is kept in the record's first line for the caller.
+   */
+  record?: { runsDir: string; meta?: Record<string, unknown> };
 }
 
 export interface AgentResult {
@@ -92,10 +100,49 @@ const defaultSystemPrompt =
  * attributed to their hook, to the system prompt of the very next model request.
  */
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
-  const started = Date.now();
   const sessionId = options.sessionId ?? randomUUID();
+  const recorder = options.record
+    ? await RunRecorder.start({
+        runsDir: options.record.runsDir,
+        id: sessionId,
+        cwd: options.cwd,
+        model: options.model.name,
+        prompt: options.prompt,
+        depth: options.depth ?? 0,
+        ...(options.record.meta ? { meta: options.record.meta } : {}),
+      })
+    : undefined;
+  if (!recorder) return runLoop(options, sessionId, undefined);
+  const stopReceipts = options.hooks.onStateWrite?.((write) =>
+    recorder.add({ kind: "state_write", ...write }),
+  );
+  let result: AgentResult;
+  try {
+    result = await runLoop(options, sessionId, recorder);
+  } catch (error) {
+    // The loop's own failure is the one to report; the record stays as far as it got.
+    await recorder.close().catch(() => undefined);
+    throw error;
+  } finally {
+    stopReceipts?.();
+  }
+  await recorder.close();
+  return result;
+}
+
+async function runLoop(
+  options: AgentOptions,
+  sessionId: string,
+  recorder: RunRecorder | undefined,
+): Promise<AgentResult> {
+  const started = Date.now();
   const tools = options.tools ?? defaultTools;
-  const emit = options.onEvent ?? (() => {});
+  const show = options.onEvent ?? (() => {});
+  // What is shown is recorded first: a replay prints the record, so it shows exactly this.
+  const emit = (event: AgentEvent) => {
+    recorder?.add({ kind: "event", event });
+    show(event);
+  };
   const maxSteps = options.maxSteps ?? 20;
   const maxContinues = options.maxContinues ?? 3;
   const compactAt = options.compactAt ?? 100;
@@ -117,7 +164,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
       options.hooks.dispatch(point, { sessionId, depth, ...ctx } as CtxOf<P>),
     );
     pending.push(...outcome.injects);
+    recorder?.add(chainEntry(outcome));
     report(outcome, emit);
+    await recorder?.sync();
     return outcome;
   };
 
@@ -157,6 +206,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   stats.durationMs = Date.now() - started;
   await fire("agent_after", { reason, stats: { ...stats } });
   emit({ type: "end", reason, stats: { ...stats } });
+  if (recorder) {
+    // Background hooks' state writes belong to this run: their receipts come before its end.
+    await options.hooks.drain?.();
+    recorder.add({ kind: "finished", reason, stats: { ...stats } });
+    await recorder.sync();
+  }
   return { sessionId, answer, reason, stats, messages, ...(failure === undefined ? {} : { error: failure }) };
 
   async function runSteps(): Promise<"ok" | "max_steps" | "model_error"> {
@@ -173,15 +228,19 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
       pending = [];
       const callStarted = performance.now();
       let result: Awaited<ReturnType<Model["complete"]>>;
+      const call = ++stats.modelCalls;
       try {
-        stats.modelCalls++;
-        result = await options.model.complete({
+        const sent = {
           model: request.model,
           systemPrompt: request.systemPrompt,
           messages: request.messages,
           tools: request.tools,
-        });
+        };
+        recorder?.add({ kind: "model_request", call, request: sent });
+        await recorder?.sync();
+        result = await options.model.complete(sent);
         checkModelResult(result);
+        recorder?.add({ kind: "model_response", call, result: { ...structuredClone(result) } });
       } catch (error) {
         answer = "";
         failure = error;
@@ -246,9 +305,13 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
         throw new ToolFailure(
           `unknown tool "${call.name}"; available: ${tools.map((t) => t.spec.name).join(", ")}`,
         );
+      recorder?.add({ kind: "tool_start", callId: call.id, tool: call.name, args });
+      await recorder?.sync();
       text = await tool.run(args, { cwd: options.cwd });
+      recorder?.add({ kind: "tool_output", callId: call.id, ok: true, text });
     } catch (error) {
       const message = error instanceof ToolFailure ? error.message : errorText(error);
+      recorder?.add({ kind: "tool_output", callId: call.id, ok: false, text: message });
       await fire("tool_error", { ...base, args, error: message });
       const text = `Error: ${message}`;
       emit({ type: "tool_result", tool: call.name, callId: call.id, ok: false, text });
@@ -269,6 +332,24 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
     messages.unshift({ role: "user", content: `[${removed.length} earlier messages were compacted away]` });
     emit({ type: "compacted", removed: removed.length });
   }
+}
+
+/** A chain's verdict and what each hook that ran decided, as the run's record keeps it. */
+function chainEntry(outcome: ChainOutcome<AnyCtx>) {
+  return {
+    kind: "chain" as const,
+    point: outcome.point,
+    verdict: outcome.verdict,
+    runs: outcome.runs.map((run) => ({
+      hook: run.hook,
+      status: run.status,
+      effects: [...run.effects],
+      ms: run.ms,
+    })),
+    ...(outcome.blockedBy
+      ? { blockedBy: { hook: outcome.blockedBy.hook, reason: outcome.blockedBy.reason } }
+      : {}),
+  };
 }
 
 /** Below maxJsonDepth, so the args still fit when a hook rewrites the messages that carry them. */

@@ -14,7 +14,7 @@ import { compileHook } from "../compile-hook.js";
 import type { CompiledHook, Origin, Trust } from "../compiled-hook.js";
 import { type Logger, stderrLogger } from "../logger.js";
 import { findWorkspaceRules } from "../rules/workspace-rules.js";
-import { StateStore } from "../state.js";
+import { StateStore, type StateWrite } from "../state.js";
 import { trustedApi } from "../trusted-api.js";
 import { brokenHook } from "./broken-hook.js";
 import { type CommunityHookConfig, type CommunityHooks, loadCommunityHooks } from "./community.js";
@@ -83,6 +83,8 @@ export interface Hooks {
   quarantined(): string[];
   /** Waits for background hooks and pending state writes. */
   drain(): Promise<void>;
+  /** Calls `listener` after each hook's state write reaches disk, in write order (a run's record takes these as receipts). */
+  onStateWrite(listener: (write: StateWrite) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -340,6 +342,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         return { point, hooks: [...sync, ...background].map((rule) => listed(rule, listings.get(rule))) };
       }),
     quarantined: () => community?.quarantinedNames ?? [],
+    onStateWrite: (listener) => state.onWrite(listener),
     drain: async () => {
       await dispatcher.drain();
       await state.flush();

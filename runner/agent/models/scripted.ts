@@ -16,6 +16,8 @@ export const scriptSchema = z.strictObject({
             z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }),
           )
           .default([]),
+        /** Wait this long before answering: a slow model, or one a test kills the run under. */
+        delayMs: z.number().int().min(0).max(600_000).optional(),
       }),
     )
     .min(1),
@@ -56,6 +58,7 @@ export class ScriptedModel implements Model {
   async complete(request: ModelRequest): Promise<ModelResult> {
     this.requests.push(structuredClone(request));
     const step = this.script.responses[this.next++];
+    if (step?.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
     const content = step?.content ?? "(the script has no more responses)";
     const toolCalls = (step?.toolCalls ?? []).map((call) => ({
       id: `call_${++this.calls}`,
