@@ -24,7 +24,7 @@ const remedies: Record<string, string> = {
   CLI_ERR_TARBALL_INVALID: "publish the .tgz that `hookyard pack` wrote, or the package's folder",
   RUN_ERR_CONFIG_INVALID: "fix hookyard.json (docs/configuration.md describes it)",
   RUN_ERR_CONFIG_UNREADABLE: "check the file's permissions",
-  RUN_ERR_SCRIPT_INVALID: "fix the script (docs/agent.md describes its format)",
+  RUN_ERR_SCRIPT_INVALID: "docs/agent.md describes a script's format",
   RUN_ERR_MODEL_FAILED: "check --base-url, the API key (OPENAI_API_KEY) and that the server is running",
   RUN_ERR_STATE_CORRUPT: "fix or delete the state file",
   RUN_ERR_RUN_NOT_FOUND: "check the id and --cwd",

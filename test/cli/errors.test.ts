@@ -31,10 +31,14 @@ describe("hookyard errors", () => {
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
 
-  it("a missing script file is reported with its path", async () => {
-    const result = await hookyard(["run", "hi", "--model", "scripted:nope.json"], { cwd: await workspace() });
+  it("a missing script file is reported with its path, and says to check the path (not to fix the script)", async () => {
+    const dir = await workspace();
+    const result = await hookyard(["run", "hi", "--model", "scripted:nope.json"], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/RUN_ERR_SCRIPT_INVALID: .*nope\.json/);
+    expect(result.stderr).toContain(
+      `hookyard: RUN_ERR_SCRIPT_INVALID: no model script can be read at ${join(dir, "nope.json")} (ENOENT): check the path after scripted: (it is relative to the current directory)`,
+    );
+    expect(result.stderr).not.toContain("fix the script");
   });
 
   it("--cwd that is not a directory is a usage error", async () => {

@@ -37,9 +37,21 @@ export class ScriptedModel implements Model {
   constructor(readonly script: Script) {}
 
   static async fromFile(file: string): Promise<ScriptedModel> {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      // Nothing to fix in a script that is not there: say which path was read.
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new RunnerError(
+        "RUN_ERR_SCRIPT_INVALID",
+        `no model script can be read at ${file} (${code}): check the path after scripted: (it is relative to the current directory)`,
+        { cause: error },
+      );
+    }
     let data: unknown;
     try {
-      data = JSON.parse(await readFile(file, "utf8"));
+      data = JSON.parse(text);
     } catch (error) {
       throw new RunnerError("RUN_ERR_SCRIPT_INVALID", `${file}: ${(error as Error).message}`, {
         cause: error,
