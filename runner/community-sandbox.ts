@@ -155,7 +155,10 @@ function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, bef
         : answer.code === "SANDBOX_ERR_THREW"
           ? "RUN_ERR_HOOK_THREW"
           : "RUN_ERR_SANDBOX";
-    const message = code === "RUN_ERR_SANDBOX" ? `${answer.code}: ${answer.message}` : answer.message;
+    const message =
+      code === "RUN_ERR_SANDBOX"
+        ? `${answer.code}: ${answer.message}`
+        : withGrantHint(answer.message, rule.name);
     // The sandbox's own code stays on the error as its cause, whatever runner code it maps to.
     const cause = new SandboxError(answer.code, answer.message);
     return {
@@ -172,6 +175,15 @@ function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, bef
   const returned = (decision as { rewrite?: unknown }).rewrite;
   const rewrite = { ...changed, ...(typeof returned === "object" && returned !== null ? returned : {}) };
   return { ok: true, value: { ...decision, rewrite }, ms: answer.ms };
+}
+
+/**
+ * A hook that let a missing grant's CapabilityDenied escape: the user reading the failure learns
+ * the grant it needs and the command that gives it (granting stays their choice).
+ */
+function withGrantHint(message: string, packageName: string): string {
+  const needs = /^CapabilityDenied: needs (\S+)/.exec(message)?.[1];
+  return needs ? `${message}; to allow it: hookyard grant ${packageName} ${needs}` : message;
 }
 
 /** Top-level fields whose JSON differs; a removed field shows as undefined, which the schema refuses. */

@@ -102,6 +102,26 @@ export default defineHook({
     });
   });
 
+  it("a sandboxed hook that lets a CapabilityDenied escape fails with the grant command that would allow it", async () => {
+    const root = await workspace({ "secret.txt": "top secret" });
+    await installFixture(root, [
+      {
+        name: "peeker",
+        source: `export default { name: "peeker", on: { async tool_before(ctx, api) { await api.fs.readFile("secret.txt"); } } };\n`,
+        hookyard: { events: ["tool_before"], capabilities: { fs: { read: ["secret.txt"] } } },
+        grants: [],
+      },
+    ]);
+    const { hooks } = await load(root);
+    const outcome = await hooks.dispatch("tool_before", toolBefore());
+    expect(outcome.runs.find((run) => run.hook === "peeker")?.status).toBe("error");
+    expect(outcome.warnings.find((w) => w.hook === "peeker")).toMatchObject({
+      code: "RUN_ERR_HOOK_THREW",
+      message:
+        "CapabilityDenied: needs fs.read:secret.txt; to allow it: hookyard grant peeker fs.read:secret.txt",
+    });
+  });
+
   it("refuses a hook whose bundle in the store has one byte changed; the other hooks still run", async () => {
     const root = await workspace({ ".hookyard/hooks/local.ts": localHook("local") });
     const { bundle, lock } = await installFixture(root, [
