@@ -48,6 +48,8 @@ export function transcriptWriter(write: (text: string) => void, color: boolean):
         );
         break;
       case "hook": {
+        // A hook that ran and changed nothing: --json has it, the transcript stays about effects.
+        if (event.effect === "none") break;
         const who = `${event.hook} (${event.origin}, ${event.trust})`;
         const what = event.text ? `: ${indent(clip(event.text, 300), "      ")}` : "";
         const style: Style =

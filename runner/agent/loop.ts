@@ -400,7 +400,10 @@ function report(outcome: ChainOutcome<AnyCtx>, emit: (event: AgentEvent) => void
       origin: run.origin,
       ms: run.ms,
     };
-    if (run.status !== "ok") emit({ ...base, effect: run.status });
+    // A failure says why (the reason was only on stderr); a hook that ran and did nothing is an
+    // event too, so a --json reader can tell "ran, no effect" from "did not run".
+    if (run.status !== "ok") emit({ ...base, effect: run.status, text: failureText(outcome, run.hook) });
+    else if (run.effects.length === 0) emit({ ...base, effect: "none" });
     for (const effect of run.effects) emit({ ...base, effect, text: effectText(outcome, run.hook, effect) });
   }
   // A notice of hookyard's own (hooks that are not in force), not of a hook that ran.
@@ -414,6 +417,12 @@ function report(outcome: ChainOutcome<AnyCtx>, emit: (event: AgentEvent) => void
     };
     emit({ ...about, origin: "builtin", ms: 0, effect: "notice", text: notice.text });
   }
+}
+
+/** Why a hook failed, as its warning says (code and message); the chain adds one per failure. */
+function failureText(outcome: ChainOutcome<AnyCtx>, hook: string): string | undefined {
+  const warning = outcome.warnings.find((w) => w.hook === hook && w.code !== "RUN_ERR_EFFECT_DROPPED");
+  return warning && `${warning.code}: ${warning.message}`;
 }
 
 function effectText(outcome: ChainOutcome<AnyCtx>, hook: string, effect: string): string | undefined {

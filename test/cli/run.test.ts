@@ -47,6 +47,36 @@ export default defineHook({
     expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("A");
     expect(existsSync(join(dir, "elsewhere.txt"))).toBe(false);
     expect(result.stdout).toContain("answer wrote it");
+    // The transcript says why, not only stderr.
+    expect(result.stdout).toMatch(
+      /⚑ error at tool_before by flaky \(workspace, trusted\): RUN_ERR_HOOK_THREW: database unreachable/,
+    );
+  });
+
+  it("--json has a reason for a failed hook and an event for a hook that ran and did nothing", async () => {
+    const dir = await workspace({
+      "script.json": script([
+        { toolCalls: [{ name: "list_dir", args: { path: "." } }] },
+        { content: "done" },
+      ]),
+      ".hookyard/hooks/flaky.ts": `export default { name: "flaky", on: { tool_before() { throw new Error("database unreachable"); } } };\n`,
+      ".hookyard/hooks/quiet.ts": `export default { name: "quiet", on: { tool_before() { return undefined; } } };\n`,
+    });
+    const result = await hookyard(["run", "look", "--model", "scripted:script.json", "--json"], { cwd: dir });
+    expect(result.code).toBe(0);
+    const hookEvents = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .filter((event) => event.type === "hook" && event.point === "tool_before");
+    expect(hookEvents).toContainEqual(
+      expect.objectContaining({
+        hook: "flaky",
+        effect: "error",
+        text: "RUN_ERR_HOOK_THREW: database unreachable",
+      }),
+    );
+    expect(hookEvents).toContainEqual(expect.objectContaining({ hook: "quiet", effect: "none" }));
   });
 
   it('onError "block" makes a failing guard block the tool call', async () => {
