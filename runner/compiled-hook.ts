@@ -23,6 +23,12 @@ export interface CompiledHook {
   /** Where it came from: a file, a command line, a URL. Shown by `hookyard list`. */
   readonly source: string;
   readonly points: readonly Point[];
+  /**
+   * Where a listing shows it, when that is fewer than `points`: a rules folder runs at every point
+   * its format reaches (a rule file added later works at once) but is listed at those its rules use.
+   * Undefined (from the function too): listed at every one of `points`.
+   */
+  readonly listedPoints?: () => ReadonlySet<Point> | undefined;
   readonly priority: number;
   readonly matcher: Matcher | undefined;
   readonly onError: "open" | "block";

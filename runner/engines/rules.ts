@@ -39,6 +39,11 @@ export function rulesHook(config: RulesHookConfig, context: CompileContext): Com
     trust: "trusted",
     source: join(config.dir, format.glob),
     selfTimed: false,
+    // Not read yet, or no rule enabled: nothing to narrow the listing by.
+    listedPoints: () => {
+      const rules = files.lastRead;
+      return rules?.length ? new Set(rules.flatMap((rule) => [...rule.points])) : undefined;
+    },
     run: (point, ctx, api) => {
       const { rules, problems } = files.refresh();
       for (const problem of problems) {

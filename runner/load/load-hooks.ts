@@ -339,7 +339,8 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     list: () =>
       points.map((point) => {
         const { sync, background } = dispatcher.chain(point);
-        return { point, hooks: [...sync, ...background].map((rule) => listed(rule, listings.get(rule))) };
+        const shown = [...sync, ...background].filter((rule) => rule.listedPoints?.()?.has(point) ?? true);
+        return { point, hooks: shown.map((rule) => listed(rule, listings.get(rule))) };
       }),
     quarantined: () => community?.quarantinedNames ?? [],
     onStateWrite: (listener) => state.onWrite(listener),

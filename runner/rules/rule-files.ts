@@ -31,6 +31,7 @@ export class RuleFiles {
   private rules: readonly CompiledRule[] = [];
   /** The last folder-level problem, so that one is reported once, not at every event. */
   private folderProblem = "";
+  private read = false;
 
   constructor(
     readonly dir: string,
@@ -39,12 +40,18 @@ export class RuleFiles {
     this.spec = formats[format];
   }
 
+  /** The rules as of the last refresh, without reading the folder again (a listing's view); undefined before the first. */
+  get lastRead(): readonly CompiledRule[] | undefined {
+    return this.read ? this.rules : undefined;
+  }
+
   /**
    * The enabled rules as the files are now, in file name order, and the problems found in this call
    * only: a broken file is reported when it is read, not again until it changes.
    */
   refresh(): { rules: readonly CompiledRule[]; problems: LoadProblem[] } {
     const problems: LoadProblem[] = [];
+    this.read = true;
     const names = this.list(problems);
     const next = new Map<string, Entry>();
     let changed = names.length !== this.entries.size;

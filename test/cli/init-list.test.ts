@@ -35,6 +35,22 @@ describe("hookyard init and list", () => {
     );
   });
 
+  it("a rules folder is listed at the points its rules use, not at every point it could reach", async () => {
+    const dir = await workspace({
+      ".hookyard/rules/no-rm.md":
+        "---\nevent: bash\naction: block\npattern: rm -rf\n---\n\nNo rm -rf here.\n",
+    });
+    const list = await hookyard(["list", "--json"], { cwd: dir });
+    expect(list.code, list.stderr).toBe(0);
+    const { chains } = JSON.parse(list.stdout) as {
+      chains: Array<{ point: string; hooks: Array<{ name: string }> }>;
+    };
+    const at = chains
+      .filter((chain) => chain.hooks.some((hook) => hook.name === "rules"))
+      .map((c) => c.point);
+    expect(at).toEqual(["tool_before"]);
+  });
+
   it("init twice changes nothing the second time", async () => {
     const dir = await workspace();
     await hookyard(["init"], { cwd: dir });
