@@ -51,7 +51,14 @@ export function compileRuleFile(
   format: FormatSpec,
 ): CompiledRule {
   const { fields, body } = readFrontMatter(text);
-  const spec = readRuleSpec(fields);
+  // Checked before the shape too, so an unknown event is reported with the file's other mistakes.
+  const event = fields.event;
+  const spec = readRuleSpec(
+    fields,
+    typeof event === "string" && event !== "" && !Object.hasOwn(format.events, event)
+      ? [{ field: "event", message: unknownEvent(event, format) }]
+      : [],
+  );
   const target = eventTarget(spec, format);
   const name = spec.name ?? defaultName;
   return {
@@ -66,13 +73,14 @@ export function compileRuleFile(
   };
 }
 
+function unknownEvent(event: string, format: FormatSpec): string {
+  return `"${event}" is not an event here; use one of: ${Object.keys(format.events).join(", ")}`;
+}
+
 /** The event's points; a block rule must name an event where blocking means something. */
 function eventTarget(spec: RuleSpec, format: FormatSpec): EventTarget {
   const target = Object.hasOwn(format.events, spec.event) ? format.events[spec.event] : undefined;
-  if (!target) {
-    const known = Object.keys(format.events).join(", ");
-    throw invalid("event", `"${spec.event}" is not an event here; use one of: ${known}`);
-  }
+  if (!target) throw invalid("event", unknownEvent(spec.event, format));
   const cannotBlock = target.points.filter(
     (point) => !legalEffects(point).has("block") && point !== "turn_after",
   );

@@ -31,22 +31,40 @@ const ruleSpecSchema = z.strictObject({
 });
 export type RuleSpec = z.infer<typeof ruleSpecSchema>;
 
-/** Checks the front matter's shape; throws RuleFileError naming the first wrong field as the file writes it. */
-export function readRuleSpec(fields: Record<string, unknown>): RuleSpec {
+/** One wrong field of a rule file, named as the file writes it. */
+export interface RuleMistake {
+  field: string;
+  message: string;
+}
+
+/**
+ * Checks the front matter's shape. Every wrong field is reported at once (with `earlier`, what the
+ * caller already found), so a file with three mistakes is fixed in one go; throws RuleFileError.
+ */
+export function readRuleSpec(
+  fields: Record<string, unknown>,
+  earlier: readonly RuleMistake[] = [],
+): RuleSpec {
   const parsed = ruleSpecSchema.safeParse(fields);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0] as core.$ZodIssue;
+  const mistakes = [...earlier, ...(parsed.success ? [] : parsed.error.issues.map(mistakeOf))];
+  const [first, ...rest] = mistakes;
+  if (first === undefined && parsed.success) return parsed.data;
+  if (first === undefined) return fail("front matter", "is not valid");
+  return fail(first.field, [first.message, ...rest.map((m) => `${m.field}: ${m.message}`)].join("; "));
+}
+
+function mistakeOf(issue: core.$ZodIssue): RuleMistake {
   if (issue.code === "unrecognized_keys") {
     const nested = issue.path.length > 0;
     const known = Object.keys(ruleSpecSchema.shape).join(", ");
-    return fail(
-      fieldPath([...issue.path, issue.keys[0] ?? ""]),
-      nested
+    return {
+      field: fieldPath([...issue.path, issue.keys.join(", ")]),
+      message: nested
         ? "is not a condition field (field, operator, pattern)"
         : `is not a rule field (fields: ${known})`,
-    );
+    };
   }
-  return fail(issue.path.length > 0 ? fieldPath(issue.path) : "front matter", issue.message);
+  return { field: issue.path.length > 0 ? fieldPath(issue.path) : "front matter", message: issue.message };
 }
 
 function fail(field: string, message: string): never {

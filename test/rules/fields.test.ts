@@ -134,3 +134,15 @@ describe("rules: the field table", () => {
     ]);
   });
 });
+
+describe("a rule file with several mistakes", () => {
+  it("reports every one of them at once, each naming its field", async () => {
+    const { hooks } = await rulesWorkspace({
+      ".hookyard/rules/r.md": ruleFile("event: bsh\naction: maybe\npatern: x"),
+    });
+    const message = hooks.problems.find((p) => p.name === "r")?.message ?? "";
+    expect(message).toMatch(/^event: "bsh" is not an event here; use one of: .*bash/);
+    expect(message).toContain('; action: Invalid option: expected one of "warn"|"block"');
+    expect(message).toContain("; patern: is not a rule field");
+  });
+});
