@@ -45,6 +45,10 @@ const registryGuard =
   "a sandboxed community guard from a registry (`hookyard install --sandbox`) blocks the `rm`: the file survives, the next request carries its reason";
 const allow = "allow (the control): with no guard the same `rm` deletes the file";
 const argRewrite = "argument rewrite: the tool runs the rewritten command";
+/** Rows Gemini CLI and Codex word alike (their events carry the same names). */
+const injectTool = "inject after a tool (with a rewrite, and alone): the next request carries the text";
+const injectAtSessionStart = "inject at SessionStart: the first request carries the text";
+const sessionHooks = "SessionStart and SessionEnd hooks run";
 const routesForced =
   "deny and argument rewrite with exec forced to the daemon, and forced in-process (`HOOKYARD_EXEC_ROUTE`)";
 const hookFileBroken = "a hook file that does not load: the prompt is refused, no model request";
@@ -116,11 +120,8 @@ export const supportTables: readonly SupportTable[] = [
         id: "result-rewrite",
         text: "result rewrite of a shell result and of `read_file`'s: the next request holds the new text, not the secret",
       },
-      {
-        id: "inject-tool",
-        text: "inject after a tool (with a rewrite, and alone): the next request carries the text",
-      },
-      { id: "inject-start", text: "inject at SessionStart: the first request carries the text" },
+      { id: "inject-tool", text: injectTool },
+      { id: "inject-start", text: injectAtSessionStart },
       {
         id: "tool-error",
         text: "a failed tool (`read_file` of a missing file) fires `tool_error`; its inject reaches the next request",
@@ -130,7 +131,7 @@ export const supportTables: readonly SupportTable[] = [
         id: "stop-continue",
         text: "stop-continue at AfterAgent: one more turn, its request carrying the reason",
       },
-      { id: "session", text: "SessionStart and SessionEnd hooks run" },
+      { id: "session", text: sessionHooks },
       { id: "hook-file-broken", text: hookFileBroken },
       { id: "guard-crash", text: 'a guard that crashes with `onError: "block"`: the shell call is denied' },
       { id: "workspace-broken", text: workspaceBroken },
@@ -158,17 +159,14 @@ export const supportTables: readonly SupportTable[] = [
         id: "result-rewrite",
         text: "result rewrite (a redaction in place, a whole result replaced): the next request holds the new text, no request the secret",
       },
-      {
-        id: "inject-tool",
-        text: "inject after a tool (with a rewrite, and alone): the next request carries the text",
-      },
-      { id: "inject-start", text: "inject at SessionStart: the first request carries the text" },
+      { id: "inject-tool", text: injectTool },
+      { id: "inject-start", text: injectAtSessionStart },
       {
         id: "prompt-block",
         text: "prompt block at UserPromptSubmit: no model request is made, no tool runs",
       },
       { id: "stop-continue", text: "stop-continue at Stop: one more turn, its request carrying the reason" },
-      { id: "session", text: "SessionStart and SessionEnd hooks run" },
+      { id: "session", text: sessionHooks },
       { id: "hook-file-broken", text: hookFileBroken },
       {
         id: "guard-crash",
