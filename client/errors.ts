@@ -15,7 +15,6 @@ const messages = {
   CLI_ERR_KEY_NOT_TRUSTED: "The registry's signing key was not trusted at the question",
   CLI_ERR_GRANT: "A grant is invalid or beyond what the package requests",
   CLI_ERR_NOT_INSTALLED: "The package is not installed",
-  CLI_ERR_WORKSPACE_INVALID: "hookyard.json or hookyard.lock cannot be used",
   CLI_ERR_WORKSPACE_BUSY: "Another hookyard is changing this workspace's community hooks",
   CLI_ERR_TOKEN_MISSING: "No registry token",
   CLI_ERR_TOKEN_FILE: "The token file is unsafe or unreadable",

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import { z } from "zod";
+import { RunnerError } from "../core/errors.js";
 import { packageNameSchema } from "../package/manifest.js";
 import { writeFileAtomic } from "./atomic-file.js";
 import { configFileName } from "./root.js";
@@ -45,18 +46,6 @@ export const installFieldsSchema = z.object({
 });
 export type InstallFields = z.infer<typeof installFieldsSchema>;
 
-/** hookyard.json could not be used: `unreadable` (it exists, reading failed) or `invalid` (not a JSON object). */
-export class ConfigFileError extends Error {
-  override readonly name = "ConfigFileError";
-  constructor(
-    readonly reason: "unreadable" | "invalid",
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
 export interface ConfigFile {
   file: string;
   /** The whole parsed object, every field as it is; each owner checks its own. */
@@ -67,7 +56,10 @@ export interface ConfigFile {
   readonly snapshot: string;
 }
 
-/** Reads `root`'s hookyard.json; throws ConfigFileError, whose message names the file. */
+/**
+ * Reads `root`'s hookyard.json. Every command that reads it fails with the same code for the same
+ * file (RUN_ERR_CONFIG_UNREADABLE, RUN_ERR_CONFIG_INVALID), its message naming the file.
+ */
 export async function readConfigFile(root: string): Promise<ConfigFile> {
   const file = join(root, configFileName);
   let text: string;
@@ -76,20 +68,28 @@ export async function readConfigFile(root: string): Promise<ConfigFile> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { file, data: {}, existed: false, snapshot: "{}" };
-    throw new ConfigFileError("unreadable", `${file} could not be read: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new RunnerError(
+      "RUN_ERR_CONFIG_UNREADABLE",
+      `${file} could not be read: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ConfigFileError("invalid", `${file} is not valid JSON: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new RunnerError(
+      "RUN_ERR_CONFIG_INVALID",
+      `${file} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new ConfigFileError("invalid", `${file} must hold a JSON object`);
+    throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${file} must hold a JSON object`);
   }
   return { file, data: data as Record<string, unknown>, existed: true, snapshot: JSON.stringify(data) };
 }

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
 import { type ImportedRule, pluginRules } from "../../adapters/claude/settings/plugin-hooks.js";
 import { readWorkspaceConfigFile } from "../../client/workspace-config.js";
-import { describeIssues } from "../../core/errors.js";
+import { describeIssues, RunnerError } from "../../core/errors.js";
 import { configuredHookSchema } from "../../runner/compile-hook.js";
 import { formatConfigFile, writeConfigFile } from "../../workspace/config-file.js";
 import { findWorkspaceRoot } from "../../workspace/root.js";
@@ -65,7 +65,7 @@ export async function importClaudePlugin(
   const config = await readWorkspaceConfigFile(root);
   const existing = config.data.rules ?? [];
   if (!Array.isArray(existing)) {
-    throw new CliError("CLI_ERR_WORKSPACE_INVALID", `${config.file}: "rules" must be an array`);
+    throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${config.file}: "rules" must be an array`);
   }
   const added: ImportedRule[] = [];
   const skipped: Array<{ rule: ImportedRule; as: string }> = [];

@@ -1,5 +1,5 @@
+import { RunnerError } from "../../core/errors.js";
 import type { LockEntry } from "../../workspace/lockfile.js";
-import { ClientError } from "../errors.js";
 
 const tarballPath = "/v1/packages/";
 
@@ -10,8 +10,8 @@ const tarballPath = "/v1/packages/";
  */
 export function lockEntryRegistry(name: string, entry: Pick<LockEntry, "resolved">): string {
   const invalid = (why: string) =>
-    new ClientError(
-      "CLI_ERR_WORKSPACE_INVALID",
+    new RunnerError(
+      "RUN_ERR_LOCK_INVALID",
       `hookyard.lock: ${name}'s resolved URL ${entry.resolved} ${why}; reinstall it with \`hookyard install ${name}\``,
     );
   let url: URL;

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
-import { RunnerError } from "../../core/errors.js";
 import { writeConfigFile } from "../../workspace/config-file.js";
 import { writeHookyardGitignore } from "../../workspace/gitignore.js";
 import {
@@ -94,17 +93,7 @@ export class InstallTransaction {
     options: InstallTransactionOptions,
   ): Promise<InstallTransaction> {
     const config = await readWorkspaceConfigFile(root);
-    let lock: Lockfile | undefined;
-    try {
-      lock = await readLockfile(root);
-    } catch (error) {
-      if (error instanceof RunnerError) {
-        throw new ClientError("CLI_ERR_WORKSPACE_INVALID", `${error.message}; fix or delete it`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    const lock = await readLockfile(root);
     const storeExisted = existsSync(storeRoot(root));
     return new InstallTransaction(root, storeExisted, config, lock ?? emptyLockfile(), hold, options);
   }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeIssues, type LoadProblem, RunnerError } from "../../core/errors.js";
 import { hookSettingsSchema } from "../../core/hook.js";
-import { ConfigFileError, configFields, readConfigFile } from "../../workspace/config-file.js";
+import { configFields, readConfigFile } from "../../workspace/config-file.js";
 import { type ConfiguredHook, configuredHookSchema } from "../compile-hook.js";
 
 /** Per-hook overrides, by hook name: applied to builtin, workspace and configured hooks alike. */
@@ -55,15 +55,7 @@ export interface WorkspaceConfig {
  * `community` are install's). A missing file is an empty config; a file that is not a JSON object is an error.
  */
 export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig> {
-  let read: Awaited<ReturnType<typeof readConfigFile>>;
-  try {
-    read = await readConfigFile(root);
-  } catch (error) {
-    if (!(error instanceof ConfigFileError)) throw error;
-    const code = error.reason === "unreadable" ? "RUN_ERR_CONFIG_UNREADABLE" : "RUN_ERR_CONFIG_INVALID";
-    throw new RunnerError(code, error.message, { cause: error });
-  }
-  const { file, data } = read;
+  const { file, data } = await readConfigFile(root);
   const top = configSchema.safeParse(data);
   if (!top.success) {
     throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${file}: ${describeIssues(top.error)}`);

@@ -206,9 +206,7 @@ describe("hookyard audit", () => {
     for (const resolved of ["file:///v1/packages/clean/1.0.0/tarball", `${reg.url}/clean-1.0.0.tgz`]) {
       const result = await audit(await lockedWorkspace({ clean: { ...entry, resolved } }));
       expect(result.code, resolved).toBe(1);
-      expect(result.stderr, resolved).toMatch(
-        /^hookyard: CLI_ERR_WORKSPACE_INVALID: hookyard\.lock: clean's/,
-      );
+      expect(result.stderr, resolved).toMatch(/^hookyard: RUN_ERR_LOCK_INVALID: hookyard\.lock: clean's/);
     }
   });
 

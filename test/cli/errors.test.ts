@@ -31,6 +31,46 @@ describe("hookyard errors", () => {
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
 
+  it("a broken hookyard.json or hookyard.lock has one code whichever command reads it", async () => {
+    const notJson = await workspace({ "hookyard.json": "{ rules: [" });
+    const badRange = await workspace({
+      "hookyard.json": JSON.stringify({ community: { "doc-reader": "banana" } }),
+    });
+    const badLock = await workspace({ "hookyard.lock": "{ not json" });
+    const commands = [
+      ["list"],
+      ["install"],
+      ["uninstall", "doc-reader"],
+      ["grant", "doc-reader", "env:HOME"],
+      ["outdated"],
+    ];
+    for (const args of commands) {
+      const result = await hookyard(args, { cwd: notJson });
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toMatch(
+        /^hookyard: RUN_ERR_CONFIG_INVALID: .*hookyard\.json is not valid JSON/,
+      );
+    }
+    for (const args of [["install"], ["outdated"], ["audit"]]) {
+      const result = await hookyard(args, { cwd: badRange });
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toMatch(
+        /^hookyard: RUN_ERR_CONFIG_INVALID: .*hookyard\.json: community\.doc-reader: must be a semver range/,
+      );
+    }
+    for (const args of [["install"], ["verify"], ["audit"], ["uninstall", "doc-reader"]]) {
+      const result = await hookyard(args, { cwd: badLock });
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toMatch(
+        /^hookyard: RUN_ERR_LOCK_INVALID: .*hookyard\.lock is not valid JSON/,
+      );
+    }
+    const listed = await hookyard(["list", "--json"], { cwd: badLock });
+    expect(JSON.parse(listed.stdout).problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: "RUN_ERR_LOCK_INVALID" })]),
+    );
+  });
+
   it("a missing script file is reported with its path, and says to check the path (not to fix the script)", async () => {
     const dir = await workspace();
     const result = await hookyard(["run", "hi", "--model", "scripted:nope.json"], { cwd: dir });

@@ -95,6 +95,6 @@ describe("hookyard install (no name): exactly what hookyard.lock says", () => {
     await writeFile(join(ws, "hookyard.lock"), "{ not json");
     const bad = await cli(ws, "install");
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("CLI_ERR_WORKSPACE_INVALID");
+    expect(bad.stderr).toMatch(/^hookyard: RUN_ERR_LOCK_INVALID: .*hookyard\.lock is not valid JSON/);
   });
 });
