@@ -28,11 +28,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .version(packageVersion(), "-v, --version")
     .option("--cwd <dir>", "run as if started in <dir> (the workspace is found from there)")
     .option("--debug", "print stack traces and details on errors")
-    .showHelpAfterError("(run with --help for usage)")
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // commander's own parse errors ("error: unknown option …") in the one style every error has.
+      outputError: (text, write) => write(`${renderError(commanderUsageError(text)).line}\n`),
       // The width of the streams written to, not of process.stdout: help.txt is rendered at 80.
       getOutHelpWidth: () => helpWidth(io.stdout),
       getErrHelpWidth: () => helpWidth(io.stderr),
@@ -58,6 +59,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return rendered.exitCode;
   }
   return exitCode;
+}
+
+/** "error: unknown command 'lst'\n(Did you mean list?)\n" as a CLI_ERR_USAGE, on one line. */
+function commanderUsageError(text: string): CliError {
+  const [first = "", ...rest] = text
+    .trim()
+    .replace(/^error: /, "")
+    .split("\n");
+  const hint = rest
+    .map((line) => line.trim().replace(/^\((.*)\)$/, "$1"))
+    .filter(Boolean)
+    .map((line) => line.charAt(0).toLowerCase() + line.slice(1));
+  return new CliError("CLI_ERR_USAGE", [first.replace(/\.$/, ""), ...hint].join("; "), exitCodes.usage);
 }
 
 /** A terminal's width; commander's 80 for anything else. */

@@ -5,10 +5,21 @@ import { hookyard, repoRoot } from "../helpers/cli.js";
 import { workspace } from "../helpers/temp.js";
 
 describe("hookyard errors", () => {
-  it("an unknown command is a usage error (exit 2)", async () => {
-    const result = await hookyard(["frobnicate"], { cwd: await workspace() });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("unknown command 'frobnicate'");
+  it("a command line commander refuses is one line in hookyard's error style, with its suggestion (exit 2)", async () => {
+    const cwd = await workspace();
+    const remedy = "(add --help to the command to see its usage)";
+    const cases: Array<[string[], string]> = [
+      [["frobnicate"], "unknown command 'frobnicate'"],
+      [["lst"], "unknown command 'lst'; did you mean list?"],
+      [["list", "--jsn"], "unknown option '--jsn'; did you mean --json?"],
+      [["grant"], "missing required argument 'name'"],
+      [["install", "doc-reader", "--registry"], "option '--registry <url>' argument missing"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await hookyard(args, { cwd });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(`hookyard: CLI_ERR_USAGE: ${message} ${remedy}\n`);
+    }
   });
 
   it("a model spec it does not understand is a usage error naming the code and the fix", async () => {
