@@ -6,6 +6,7 @@ import installInto from "./agents/install-into.js";
 import serve from "./agents/serve.js";
 import status from "./agents/status.js";
 import uninstallFrom from "./agents/uninstall-from.js";
+import check from "./check.js";
 import demo from "./demo.js";
 import init from "./init.js";
 import list from "./list.js";
@@ -58,6 +59,7 @@ export const commands: Array<Command | CommandGroup> = [
   outdated,
   uninstall,
   list,
+  check,
   status,
   grant,
   revoke,

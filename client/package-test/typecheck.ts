@@ -56,6 +56,30 @@ export async function typecheckPackage(dir: string, types: HookyardTypes): Promi
         fileNames: await typescriptFilesUnder(join(dir, "src")),
         options: typescript.convertCompilerOptionsFromJson(defaultOptions, dir).options,
       };
+  return check(typescript, dir, fileNames, options, types);
+}
+
+/**
+ * Type-checks `files` as workspace hooks are bundled (hookyard's defaults, `hookyard` resolving to
+ * this hookyard unless the folder installs one); problems are relative to `dir`.
+ */
+export async function typecheckFiles(
+  dir: string,
+  files: string[],
+  types: HookyardTypes,
+): Promise<TypecheckResult> {
+  const { default: typescript } = await import("typescript");
+  const { options } = typescript.convertCompilerOptionsFromJson(defaultOptions, dir);
+  return check(typescript, dir, files, options, types);
+}
+
+function check(
+  typescript: typeof ts,
+  dir: string,
+  fileNames: string[],
+  options: ts.CompilerOptions,
+  types: HookyardTypes,
+): TypecheckResult {
   options.noEmit = true;
   if (!hasHookyardInstalled(dir)) {
     options.paths = { ...options.paths, hookyard: [types.index], "hookyard/testing": [types.testing] };

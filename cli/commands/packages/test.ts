@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { TypeProblem } from "../../../client/package-test/typecheck.js";
 import type { CliContext, Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { packageRoot } from "../../package-root.js";
+import { hookyardTypes } from "../../hookyard-types.js";
 
 /** The tests `hookyard new` writes and the sample hooks keep, as a glob node --test expands itself. */
 const defaultPatterns = ["test/**/*.test.{js,mjs,ts}"];
@@ -80,17 +80,6 @@ async function refuseUnlessHookPackage(dir: string): Promise<void> {
 }
 
 /** The `types` of hookyard's own exports, as TypeScript would find them in node_modules/hookyard. */
-async function hookyardTypes(): Promise<{ index: string; testing: string }> {
-  const root = packageRoot();
-  const { exports } = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
-    exports: Record<string, { types: string }>;
-  };
-  return {
-    index: join(root, exports["."]?.types ?? ""),
-    testing: join(root, exports["./testing"]?.types ?? ""),
-  };
-}
-
 /** node --test in its own process, its output passed through as it comes. */
 function runNodeTests(context: CliContext, dir: string, patterns: string[]): Promise<number> {
   const register = fileURLToPath(
