@@ -1,4 +1,7 @@
 import type { Command, CommandGroup } from "../command.js";
+import login from "./account/login.js";
+import logout from "./account/logout.js";
+import whoami from "./account/whoami.js";
 import advisory from "./advisory/advisory.js";
 import exec from "./agents/exec.js";
 import importCommand from "./agents/import.js";
@@ -12,12 +15,9 @@ import init from "./init.js";
 import list from "./list.js";
 import owner from "./owner/owner.js";
 import audit from "./packages/audit.js";
-import deprecate from "./packages/deprecate.js";
 import grant from "./packages/grant.js";
 import info from "./packages/info.js";
 import install from "./packages/install.js";
-import login from "./packages/login.js";
-import logout from "./packages/logout.js";
 import newCommand from "./packages/new.js";
 import outdated from "./packages/outdated.js";
 import pack from "./packages/pack.js";
@@ -26,15 +26,15 @@ import revoke from "./packages/revoke.js";
 import search from "./packages/search.js";
 import testCommand from "./packages/test.js";
 import uninstall from "./packages/uninstall.js";
-import unyank from "./packages/unyank.js";
 import update from "./packages/update.js";
 import verify from "./packages/verify.js";
-import whoami from "./packages/whoami.js";
-import yank from "./packages/yank.js";
 import registry from "./registry/registry.js";
 import run from "./run.js";
 import runs from "./runs/runs.js";
 import token from "./token/token.js";
+import deprecate from "./versions/deprecate.js";
+import unyank from "./versions/unyank.js";
+import yank from "./versions/yank.js";
 
 /** Every command, in the order `hookyard --help` lists them: a hook's life from writing it to running it. */
 export const commands: Array<Command | CommandGroup> = [
