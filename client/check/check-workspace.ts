@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { z } from "zod";
 import { errorText, type LoadProblem, RunnerError } from "../../core/errors.js";
+import { hookFileNames } from "../../runner/load/workspace.js";
 import { installFieldsSchema } from "../../workspace/config-file.js";
 import { lockFileName, lockfileSchema } from "../../workspace/lockfile.js";
 import { configFileName } from "../../workspace/root.js";
@@ -165,13 +166,14 @@ function frontMatterPosition(text: string, message: string): Position {
     : { line: index + 1, column: (lines[index]?.search(/\S/) ?? 0) + 1 };
 }
 
+/** The TypeScript ones of the hook files the runner loads (an unreadable folder was reported by `load`). */
 async function typescriptHookFiles(root: string): Promise<string[]> {
   const dir = join(root, ".hookyard", "hooks");
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names
-    .filter((n) => /\.(m|c)?ts$/.test(n) && !n.endsWith(".d.ts"))
-    .sort()
-    .map((n) => join(dir, n));
+  const names = await hookFileNames(dir).catch((error: unknown) => {
+    if (error instanceof RunnerError) return [];
+    throw error;
+  });
+  return names.filter((n) => /\.m?ts$/.test(n)).map((n) => join(dir, n));
 }
 
 function dedupe(problems: CheckProblem[]): CheckProblem[] {

@@ -20,22 +20,26 @@ export interface LoadedHookFile {
  * changed, the bundle is imported as it is and esbuild is not even loaded. A file that fails is
  * reported by name and skipped; the others still load.
  */
-export async function loadWorkspaceHooks(
-  root: string,
-): Promise<{ hooks: LoadedHookFile[]; problems: LoadProblem[] }> {
-  const dir = join(root, ".hookyard", "hooks");
-  let names: string[];
+/** The hook files of `.hookyard/hooks`, in name order: none when it does not exist. */
+export async function hookFileNames(dir: string): Promise<string[]> {
   try {
-    names = (await readdir(dir)).filter(
-      (n) => hookFileExtensions.some((ext) => n.endsWith(ext)) && !n.endsWith(".d.ts"),
-    );
+    const names = await readdir(dir);
+    return names
+      .filter((n) => hookFileExtensions.some((ext) => n.endsWith(ext)) && !n.endsWith(".d.ts"))
+      .sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { hooks: [], problems: [] };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new RunnerError("RUN_ERR_HOOK_LOAD", `${dir} could not be read: ${errorText(error)}`, {
       cause: error,
     });
   }
-  names.sort();
+}
+
+export async function loadWorkspaceHooks(
+  root: string,
+): Promise<{ hooks: LoadedHookFile[]; problems: LoadProblem[] }> {
+  const dir = join(root, ".hookyard", "hooks");
+  const names = await hookFileNames(dir);
   const hooks: LoadedHookFile[] = [];
   const problems: LoadProblem[] = [];
   const byName = new Map<string, string>();
