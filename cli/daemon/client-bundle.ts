@@ -1,13 +1,13 @@
 import { statSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { builtinsOnUse } from "./bundle-plugins.js";
 
 /**
  * The exec client as one file: `npm run build` bundles dist/cli/daemon/client.js and the few small
  * modules it imports (paths, protocol, refusal, the Claude event table, the workspace root) into
  * dist/cli/daemon/exec-client.js, because each ES module node loads costs the agent's every event
  * about a millisecond. What the client imports only when it runs the chain itself (the exec
- * command, the error renderer) stays outside: imported from the bundle, beside client.js, it is
- * the same module as anywhere else. Node's builtins come from process.getBuiltinModule (below).
+ * command, the error renderer: in-process.ts) is a bundle of its own (in-process-bundle.ts).
  *
  * bin/hookyard.js loads the bundle only while it is newer than client.js (a plain `tsc` after the
  * build rewrites client.js: the bin then loads client.js, never an older bundle).
@@ -30,25 +30,15 @@ export async function writeClientBundle(): Promise<void> {
     metafile: true,
     plugins: [
       {
-        name: "light-imports",
+        // What the client imports only to run the chain itself stays outside (in-process-bundle.ts).
+        name: "dynamic-imports-outside",
         setup(on) {
           on.onResolve({ filter: /.*/ }, (args) =>
             args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined,
           );
-          // `import … from "node:fs"` in an ES module builds its facade, which reads every export,
-          // fs.promises and the fs streams too (a dozen internal modules, ~13 ms): the bundle
-          // takes each builtin as process.getBuiltinModule gives it, and reads only what it uses.
-          on.onResolve({ filter: /^node:/ }, (args) => ({
-            path: args.path,
-            namespace: "builtin",
-            sideEffects: false,
-          }));
-          on.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
-            contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-            loader: "js",
-          }));
         },
       },
+      builtinsOnUse,
     ],
   });
   const inputs = Object.keys(result.metafile.inputs);

@@ -311,9 +311,8 @@ async function inProcess({ profile, event, cwd }: ExecArgs, chunks: Buffer[], wh
     enableCompileCache();
     // exec's own command, without the CLI around it (commander and every other command's module):
     // the plain form needs no parsing, and errors are rendered as the CLI renders them.
-    const [{ default: execCommand }, { renderError }, { Readable, Writable }] = await Promise.all([
-      import("../commands/agents/exec.js"),
-      import("../error-message.js"),
+    const [{ execCommand, renderError }, { Readable, Writable }] = await Promise.all([
+      import(inProcessModule()) as Promise<typeof import("./in-process.js")>,
       import("node:stream"),
     ]);
     // Streams, not bare writers: exec builds a Console on its stderr for the hooks' output.
@@ -367,6 +366,20 @@ async function inProcess({ profile, event, cwd }: ExecArgs, chunks: Buffer[], wh
   }
   writeAll(1, stdout.join(""));
   process.exitCode = code;
+}
+
+/**
+ * The build's one-file bundle of in-process.js (in-process-bundle.ts) while it is newer than
+ * in-process.js, else that module and its imports.
+ */
+function inProcessModule(): string {
+  const module = new URL("./in-process.js", import.meta.url);
+  const bundle = new URL("./exec-in-process.js", import.meta.url);
+  try {
+    return statSync(bundle).mtimeMs >= statSync(module).mtimeMs ? bundle.href : module.href;
+  } catch {
+    return module.href;
+  }
 }
 
 function write(answer: EventAnswer): void {

@@ -275,7 +275,7 @@ describe("hookyard start-up", () => {
     }
   });
 
-  it("`hookyard exec` in its own process loads no esbuild once the workspace's hook bundles are cached", async () => {
+  it("`hookyard exec` in its own process loads one file of hookyard's, and no esbuild once the workspace's hook bundles are cached", async () => {
     const root = await tempDir();
     await mkdir(join(root, ".hookyard", "hooks"), { recursive: true });
     await writeFile(
@@ -296,5 +296,13 @@ describe("hookyard start-up", () => {
     const second = await traced(["exec", "--profile", "claude", "PreToolUse"], { cwd: root, env, input });
     expect(second.stdout, second.stderr).toContain('"permissionDecision":"deny"');
     expect(second.packages).not.toContain("esbuild");
+    // The runner, the adapters, zod and semver as the build's one file (cli/daemon/in-process-bundle.ts),
+    // not some 300 modules resolved and linked one by one.
+    expect(second.packages).toEqual([]);
+    expect(second.own).toEqual([
+      "bin/hookyard.js",
+      "dist/cli/daemon/exec-client.js",
+      "dist/cli/daemon/exec-in-process.js",
+    ]);
   });
 });

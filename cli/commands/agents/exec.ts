@@ -39,9 +39,9 @@ export default {
     // before the first schema is made: zod reads it then.
     const { z } = await import("zod");
     z.config({ jitless: true });
-    const { profileNamed } = await import("../../../adapters/profiles.js");
+    const { loadProfile } = await import("../../../adapters/load-profile.js");
     // Commander checked it is one of the choices.
-    const profile = profileNamed(String(options.profile)) as AgentProfile;
+    const profile = (await loadProfile(String(options.profile))) as AgentProfile;
     const event = args[0] as string;
     if (profile.point(event) === undefined) {
       // Passed through unread; a near miss of a mapped event is a typo in the settings, and says so.
