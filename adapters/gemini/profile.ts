@@ -1,5 +1,4 @@
-import { AgentInputError } from "../agent-input-error.js";
-import { capText } from "../claude/protocol/text.js";
+import { jsonNotice, parseJsonStdin } from "../json-stdin.js";
 import type { AgentProfile } from "../profile.js";
 import { geminiProfileEvents } from "./profile-events.js";
 import { handleGeminiEvent } from "./protocol/handle.js";
@@ -9,22 +8,8 @@ import { geminiEmptyAnswer } from "./protocol/output.js";
 /** Gemini CLI's command hooks (`.gemini/settings.json`) as a profile. */
 export const geminiProfile: AgentProfile = {
   ...geminiProfileEvents,
-  parseInput(event, text) {
-    let input: unknown;
-    try {
-      input = JSON.parse(text);
-    } catch (error) {
-      const why = (error as Error).message.replace(/\s+/g, " ");
-      throw new AgentInputError(`stdin is not valid JSON: ${why}`);
-    }
-    geminiInputToCtx(input, event);
-    return input;
-  },
+  parseInput: (event, text) => parseJsonStdin(text, (input) => geminiInputToCtx(input, event)),
   handle: (hooks, event, input) => handleGeminiEvent(hooks, event, input),
   emptyAnswer: geminiEmptyAnswer,
-  notice: (message) => ({
-    stdout: `${JSON.stringify({ systemMessage: capText(message) })}\n`,
-    stderr: "",
-    exitCode: 0,
-  }),
+  notice: (message) => jsonNotice("systemMessage", message),
 };

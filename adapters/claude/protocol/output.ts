@@ -1,5 +1,6 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
+import { blockReasonOf, continueAtStop, rewritersOf, userLines } from "../../outcome-text.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
 import { resultBack } from "./result-shapes.js";
 import { capText, hookNames, injectText } from "./text.js";
@@ -126,21 +127,10 @@ export const claudePointOutput: PointOutput = {
     }
   },
   turn_after(draft, outcome, options) {
-    if (outcome.continues.length === 0) return;
     const refusal = stopHookActive(draft.sent)
       ? `${options.title ?? "Claude Code"} is already going on because a stop hook asked it to (stop_hook_active)`
       : options.continueRefusal;
-    if (refusal !== undefined) {
-      const hooks = hookNames(outcome.continues.map((c) => c.hook));
-      draft.notes.push(`hookyard: continue from hook ${hooks} ignored: ${refusal}`);
-      return;
-    }
-    const reasons = outcome.continues.map((c) => c.reason);
-    // No next model request carries context at a stop: the reason that starts one does.
-    if (outcome.injects.length > 0) reasons.push(injectText(outcome.injects));
-    draft.injectsUsed = true;
-    draft.body.decision = "block";
-    draft.body.reason = capText(reasons.join("\n\n"));
+    continueAtStop(draft, outcome, refusal, "block");
   },
 };
 
@@ -157,18 +147,14 @@ export function claudeOutcome(
   options: ClaudeOutcomeOptions = {},
 ): ClaudeAnswer {
   const sent = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
-  const { blockedBy } = outcome;
   const draft: Draft = {
     event: eventOf(point, sent, options.event),
     sent,
     body: {},
     specific: {},
     notes: [],
-    rewriters: outcome.runs.filter((run) => run.effects.includes("rewrite")).map((run) => run.hook),
-    blockReason:
-      outcome.verdict === "block" && blockedBy
-        ? capText(`Blocked by hook "${blockedBy.hook}": ${blockedBy.reason}`)
-        : undefined,
+    rewriters: rewritersOf(outcome),
+    blockReason: blockReasonOf(outcome),
     injectsUsed: false,
   };
   (options.pointOutput?.[point] ?? claudePointOutput[point])?.(draft, outcome, options);
@@ -183,16 +169,7 @@ export function claudeOutcome(
         `inject from hook ${hooks} dropped: ${options.title ?? "Claude Code"} takes no context at ${event}`,
       );
   }
-  const failures = outcome.warnings
-    .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
-    .map((w) =>
-      // A matcher stopped by its budget did not fail: the hook ran, and the message says why.
-      w.code === "RUN_ERR_MATCHER_TIMEOUT"
-        ? `hookyard: hook "${w.hook}" at ${w.point} ${w.message}`
-        : `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`,
-    );
-  const notices = outcome.notices.map((n) => `${n.hook}: ${n.text}`);
-  const message = [...notices, ...failures, ...draft.notes].join("\n");
+  const message = [...userLines(outcome), ...draft.notes].join("\n");
   if (message) body.systemMessage = capText(message);
   if (Object.keys(specific).length > 0) body.hookSpecificOutput = { hookEventName: event, ...specific };
 

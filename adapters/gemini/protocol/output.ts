@@ -1,6 +1,8 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
+import type { ClaudeDraft } from "../../claude/protocol/output.js";
 import { capText, hookNames, injectText } from "../../claude/protocol/text.js";
+import { blockReasonOf, continueAtStop, rewritersOf, userLines } from "../../outcome-text.js";
 import type { EventAnswer } from "../../profile.js";
 import { geminiArgsToAgent } from "./tools.js";
 
@@ -28,15 +30,8 @@ export function geminiStopHookActive(input: unknown): boolean {
  */
 const contextEvents = new Set(["AfterTool", "BeforeAgent", "SessionStart"]);
 
-interface Draft {
-  sent: Record<string, unknown>;
-  body: Record<string, unknown>;
-  specific: Record<string, unknown>;
-  notes: string[];
-  rewriters: string[];
-  blockReason: string | undefined;
-  injectsUsed: boolean;
-}
+/** Claude Code's draft without its event: Gemini CLI's answer has the same fields. */
+type Draft = Omit<ClaudeDraft, "event">;
 
 const pointOutput: Partial<
   Record<Point, (draft: Draft, outcome: ChainOutcome, options: GeminiOutcomeOptions) => void>
@@ -91,21 +86,11 @@ const pointOutput: Partial<
     }
   },
   turn_after(draft, outcome, options) {
-    if (outcome.continues.length === 0) return;
     const refusal = geminiStopHookActive(draft.sent)
       ? "Gemini CLI is already going on because a hook asked it to (stop_hook_active)"
       : options.continueRefusal;
-    if (refusal !== undefined) {
-      const hooks = hookNames(outcome.continues.map((c) => c.hook));
-      draft.notes.push(`hookyard: continue from hook ${hooks} ignored: ${refusal}`);
-      return;
-    }
     // A denied AfterAgent is that agent's retry: the reason is its next prompt.
-    const reasons = outcome.continues.map((c) => c.reason);
-    if (outcome.injects.length > 0) reasons.push(injectText(outcome.injects));
-    draft.injectsUsed = true;
-    draft.body.decision = "deny";
-    draft.body.reason = capText(reasons.join("\n\n"));
+    continueAtStop(draft, outcome, refusal, "deny");
   },
 };
 
@@ -122,17 +107,13 @@ export function geminiOutcome(
   options: GeminiOutcomeOptions,
 ): EventAnswer {
   const sent = (isRecord(input) ? input : {}) as Record<string, unknown>;
-  const { blockedBy } = outcome;
   const draft: Draft = {
     sent,
     body: {},
     specific: {},
     notes: [],
-    rewriters: outcome.runs.filter((run) => run.effects.includes("rewrite")).map((run) => run.hook),
-    blockReason:
-      outcome.verdict === "block" && blockedBy
-        ? capText(`Blocked by hook "${blockedBy.hook}": ${blockedBy.reason}`)
-        : undefined,
+    rewriters: rewritersOf(outcome),
+    blockReason: blockReasonOf(outcome),
     injectsUsed: false,
   };
   pointOutput[point]?.(draft, outcome, options);
@@ -148,15 +129,7 @@ export function geminiOutcome(
         `hookyard: warning: inject from hook ${hooks} dropped: Gemini CLI takes no context at ${event}`,
       );
   }
-  const failures = outcome.warnings
-    .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
-    .map((w) =>
-      w.code === "RUN_ERR_MATCHER_TIMEOUT"
-        ? `hookyard: hook "${w.hook}" at ${w.point} ${w.message}`
-        : `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`,
-    );
-  const notices = outcome.notices.map((n) => `${n.hook}: ${n.text}`);
-  const message = [...notices, ...failures, ...draft.notes, ...warnings].join("\n");
+  const message = [...userLines(outcome), ...draft.notes, ...warnings].join("\n");
   if (message) body.systemMessage = capText(message);
   if (Object.keys(specific).length > 0) body.hookSpecificOutput = { hookEventName: event, ...specific };
   const stderr = capText(warnings.map((w) => `${w}\n`).join(""));

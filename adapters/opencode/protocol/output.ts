@@ -1,6 +1,7 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import { capText, hookNames, injectText } from "../../claude/protocol/text.js";
+import { blockReasonOf, rewritersOf, userLines } from "../../outcome-text.js";
 import type { EventAnswer } from "../../profile.js";
 import { opencodeArgsToAgent } from "./tools.js";
 
@@ -32,10 +33,10 @@ export function opencodeOutcome(point: Point, outcome: ChainOutcome, input: unkn
   const sent = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
   const body: OpencodeAnswer = {};
   const notes: string[] = [];
-  const rewriters = outcome.runs.filter((run) => run.effects.includes("rewrite")).map((run) => run.hook);
-  const { blockedBy } = outcome;
-  if (outcome.verdict === "block" && blockedBy) {
-    body.block = capText(`Blocked by hook "${blockedBy.hook}": ${blockedBy.reason}`);
+  const rewriters = rewritersOf(outcome);
+  const blockReason = blockReasonOf(outcome);
+  if (blockReason !== undefined) {
+    body.block = blockReason;
   } else if (outcome.verdict === "ask" && point === "tool_before") {
     // A plugin cannot ask OpenCode's user: with nobody to ask, the call is refused (DESIGN §3).
     const asks = outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; ");
@@ -63,11 +64,7 @@ export function opencodeOutcome(point: Point, outcome: ChainOutcome, input: unkn
       `hookyard: continue from hook ${hooks} ignored: hookyard's OpenCode plugin does not start another turn`,
     );
   }
-  const failures = outcome.warnings
-    .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
-    .map((w) => `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`);
-  const notices = outcome.notices.map((n) => `${n.hook}: ${n.text}`);
-  const message = [...notices, ...failures, ...notes].join("\n");
+  const message = [...userLines(outcome), ...notes].join("\n");
   if (message) body.message = capText(message);
   return opencodeAnswer(body);
 }

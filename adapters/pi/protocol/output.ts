@@ -1,6 +1,7 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import { capText, hookNames, injectText } from "../../claude/protocol/text.js";
+import { blockReasonOf, rewritersOf, userLines } from "../../outcome-text.js";
 import type { EventAnswer } from "../../profile.js";
 
 /**
@@ -114,15 +115,11 @@ const injectPoints: ReadonlySet<Point> = new Set(["tool_before", "turn_before", 
  * event is said in `notice`, never silently lost.
  */
 export function piOutcome(point: Point, outcome: ChainOutcome, options: PiOutcomeOptions = {}): EventAnswer {
-  const { blockedBy } = outcome;
   const draft: Draft = {
     answer: {},
     notes: [],
-    rewriters: outcome.runs.filter((run) => run.effects.includes("rewrite")).map((run) => run.hook),
-    blockReason:
-      outcome.verdict === "block" && blockedBy
-        ? capText(`Blocked by hook "${blockedBy.hook}": ${blockedBy.reason}`)
-        : undefined,
+    rewriters: rewritersOf(outcome),
+    blockReason: blockReasonOf(outcome),
     injectsUsed: false,
   };
   pointOutput[point]?.(draft, outcome, options);
@@ -135,15 +132,7 @@ export function piOutcome(point: Point, outcome: ChainOutcome, options: PiOutcom
       warnings.push(`hookyard: warning: inject from hook ${hooks} dropped: Pi takes no context at ${point}`);
     }
   }
-  const failures = outcome.warnings
-    .filter((w) => w.code !== "RUN_ERR_EFFECT_DROPPED" && w.hook !== blockedBy?.hook)
-    .map((w) =>
-      w.code === "RUN_ERR_MATCHER_TIMEOUT"
-        ? `hookyard: hook "${w.hook}" at ${w.point} ${w.message}`
-        : `hookyard: hook "${w.hook}" failed at ${w.point} and was ignored: ${w.message}`,
-    );
-  const notices = outcome.notices.map((n) => `${n.hook}: ${n.text}`);
-  const message = [...notices, ...failures, ...draft.notes, ...warnings].join("\n");
+  const message = [...userLines(outcome), ...draft.notes, ...warnings].join("\n");
   if (message) answer.notice = capText(message);
   if (Object.keys(answer).length === 0) return piEmptyAnswer();
   return { exitCode: 0, stdout: `${JSON.stringify(answer)}\n`, stderr: "" };
