@@ -10,8 +10,8 @@ import { clearTmp, prepareDataDir } from "./data/data-dir.js";
 import { DownloadCounter } from "./data/downloads.js";
 import { KeyedLock } from "./data/keyed-lock.js";
 import { sweepOrphanBlobs } from "./data/sweep.js";
-import { openDatabase } from "./db/open.js";
-import { SqliteStore } from "./db/sqlite-store.js";
+import { lockDataDir } from "./data/serve-lock.js";
+import { type DatabaseLocation, openStoreFromUrl, parseDatabaseUrl } from "./database-url.js";
 import { PackageDocuments } from "./documents/package-documents.js";
 import { RegistryError } from "./errors.js";
 import { bearerAuth, type RateWindow } from "./http/auth.js";
@@ -29,7 +29,7 @@ import { publishRoute, tarballContentTypes } from "./routes/publish.js";
 import { searchRoute } from "./routes/search.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { versionRoutes } from "./routes/versions.js";
-import { loadOrCreateSigner } from "./signing.js";
+import { loadOrCreateSharedSigner, loadOrCreateSigner } from "./signing.js";
 import { localActor, type RegistryStore } from "./store.js";
 import { sendNotFoundPage } from "./web/error-page.js";
 import { webPages } from "./web/routes.js";
@@ -57,6 +57,12 @@ export interface RegistryCacheSizes {
 export interface RegistryOptions {
   /** Holds the database, the blobs and the signing key; created if missing. */
   dataDir: string;
+  /**
+   * The metadata store, when not the data dir's sqlite file: `sqlite:<path>` or `postgres://…`
+   * (database-url.ts). On PostgreSQL several processes may serve one registry; the signing key is
+   * then kept in the database and the data dir holds only the blobs.
+   */
+  database?: string | DatabaseLocation;
   /** pino JSON logs; off unless given. */
   logger?: RegistryLoggerOptions | false;
   limits?: Partial<RegistryLimits>;
@@ -114,14 +120,32 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
   };
   const cache = { ...defaultCacheSizes, ...options.cache };
   const dataDir = await prepareDataDir(options.dataDir);
-  const store = new SqliteStore(openDatabase(dataDir.database));
+  const database =
+    typeof options.database === "string" ? parseDatabaseUrl(options.database) : options.database;
+  // An embedded registry is one process; on PostgreSQL any number share the database.
+  const unlock = database?.kind === "postgres" ? async () => {} : await lockDataDir(dataDir.root);
+  let store: RegistryStore;
+  try {
+    store = await openStoreFromUrl(database ?? { kind: "sqlite", file: dataDir.database });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   let app: FastifyInstance | undefined;
   try {
-    const signer = await loadOrCreateSigner(dataDir.signingKey);
+    const signer =
+      (await loadOrCreateSharedSigner((create) => store.sharedSetting("signing_key", create, now().toISOString()))) ??
+      (await loadOrCreateSigner(dataDir.signingKey));
     const blobs = new FsBlobStore(dataDir.blobs, dataDir.tmp);
-    await clearTmp(dataDir);
-    const sweptBlobs = await sweepOrphanBlobs(store, blobs);
-    const initialAdminToken = await firstAdminToken(store, now());
+    // Another process's publish in flight is a blob without its row yet: sweep only when alone.
+    // The first admin token is made there too, so two first starts on one database make one.
+    const { sweptBlobs, initialAdminToken } = (await store.whileAlone(async () => {
+      await clearTmp(dataDir);
+      return {
+        sweptBlobs: await sweepOrphanBlobs(store, blobs),
+        initialAdminToken: await firstAdminToken(store, now()),
+      };
+    })) ?? { sweptBlobs: [], initialAdminToken: undefined };
 
     app = Fastify({
       logger: loggerOptions(options.logger),
@@ -163,13 +187,13 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
       try {
         await downloads.close();
       } finally {
-        await store.close();
+        await store.close().finally(unlock);
       }
     });
     await configure(app, handle, rates);
     return app as Registry;
   } catch (error) {
-    await (app ? app.close() : store.close());
+    await (app ? app.close() : store.close().finally(unlock));
     throw error;
   }
 }

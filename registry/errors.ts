@@ -65,6 +65,10 @@ const catalogue = {
   REG_ERR_DATA_DIR: [500, "The data directory cannot be used"],
   REG_ERR_DATABASE_TOO_NEW: [500, "The database was written by a newer hookyard"],
   REG_ERR_SIGNING_KEY: [500, "The signing key cannot be read"],
+  REG_ERR_DATABASE_URL: [500, "The database URL is not one hookyard can open"],
+  REG_ERR_DATABASE_UNREACHABLE: [500, "The database server cannot be reached"],
+  REG_ERR_DATABASE_AUTH: [500, "The database server refused the credentials"],
+  REG_ERR_DATA_DIR_LOCKED: [500, "Another registry process serves this data directory"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RegistryErrorCode = keyof typeof catalogue;

@@ -2,10 +2,32 @@ import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import Database from "better-sqlite3";
-import { afterEach } from "vitest";
+import pg from "pg";
+import { afterEach, beforeEach, describe } from "vitest";
 import { packTarball } from "../../package/tarball/pack.js";
 import { buildRegistry, type Registry, type RegistryOptions } from "../../registry/app.js";
+import { fileCluster } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp.js";
+
+/** The metadata stores the registry runs on: store tests run once on each (describeEachBackend). */
+export const backends = ["sqlite", "postgres"] as const;
+export type Backend = (typeof backends)[number];
+
+let currentBackend: Backend = "sqlite";
+/** This test file's PostgreSQL cluster, started by its first postgres registry. */
+export const cluster = fileCluster();
+/** The database each data dir's registry used, so that a restart on the dir finds its rows again. */
+const databaseOf = new Map<string, string>();
+
+/** `body` once per backend: startRegistry then builds on that backend. */
+export function describeEachBackend(name: string, body: (backend: Backend) => void): void {
+  describe.each(backends)(`${name} (%s)`, (backend) => {
+    beforeEach(() => {
+      currentBackend = backend;
+    });
+    body(backend);
+  });
+}
 
 export interface TestRegistry {
   app: Registry;
@@ -13,6 +35,8 @@ export interface TestRegistry {
   /** The temp folder that holds the data dir and nothing else. */
   root: string;
   dataDir: string;
+  /** The postgres:// URL when the registry runs on PostgreSQL. */
+  database: string | undefined;
   /** The admin token made at first start. */
   admin: string;
   /** fetch against the registry; a `json` body is sent as JSON, a Buffer `body` as a tarball. */
@@ -53,7 +77,12 @@ export async function startRegistry(
   const root = options.root ?? (await tempDir());
   const dataDir = options.dataDir ?? join(root, "data");
   const { port = 0, root: _root, ...registryOptions } = options;
-  const app = await buildRegistry({ ...registryOptions, dataDir });
+  let database = options.database ?? databaseOf.get(dataDir);
+  if (database === undefined && currentBackend === "postgres") {
+    database = await (await cluster()).createDatabase();
+  }
+  if (typeof database === "string") databaseOf.set(dataDir, database);
+  const app = await buildRegistry({ ...registryOptions, dataDir, ...(database ? { database } : {}) });
   await app.listen({ port, host: "127.0.0.1" });
   const address = app.server.address();
   if (!address || typeof address === "string") throw new Error("no port");
@@ -64,6 +93,7 @@ export async function startRegistry(
     url,
     root,
     dataDir,
+    database: typeof database === "string" ? database : undefined,
     admin: app.registry.initialAdminToken ?? "",
     call: (path, init) => call(url, path, init),
     close: async () => {
@@ -170,13 +200,25 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Rows in `table`, read through a separate read-only sqlite connection, as an operator would. */
-export function countRows(reg: TestRegistry, table: string): number {
+/** Rows in `table`, read through a separate connection (read-only for sqlite), as an operator would. */
+export async function countRows(reg: TestRegistry, table: string): Promise<number> {
+  if (reg.database?.startsWith("postgres")) return (await sqlRows<{ n: number }>(reg, `SELECT count(*)::int AS n FROM ${table}`))[0]?.n ?? 0;
   const db = new Database(join(reg.dataDir, "registry.sqlite"), { readonly: true });
   try {
     return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   } finally {
     db.close();
+  }
+}
+
+/** Runs `sql` on the registry's PostgreSQL database through a connection of its own. */
+export async function sqlRows<R>(reg: TestRegistry, sql: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: reg.database });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as R[];
+  } finally {
+    await client.end();
   }
 }
 
@@ -192,8 +234,8 @@ export async function storedState(reg: TestRegistry): Promise<StoredState> {
   return {
     files: await filesUnder(reg.root),
     blobs: (await reg.app.registry.blobs.list()).sort(),
-    versions: countRows(reg, "versions"),
-    packages: countRows(reg, "packages"),
+    versions: await countRows(reg, "versions"),
+    packages: await countRows(reg, "packages"),
   };
 }
 

@@ -1,8 +1,8 @@
 import { readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { computeIntegrity } from "../../../package/integrity.js";
 import type { FsBlobStore } from "../../../registry/blobs/fs-blob-store.js";
-import { hookPackage, logSink, publish, startRegistry, type TestRegistry } from "../helpers.js";
+import { describeEachBackend, hookPackage, logSink, publish, startRegistry, type TestRegistry } from "../helpers.js";
 
 /** Publishes guard@1.0.0 and returns where its blob lives and its bytes. */
 async function published(reg: TestRegistry) {
@@ -20,7 +20,7 @@ function flipped(bytes: Buffer): Buffer {
 
 const download = (reg: TestRegistry) => reg.call("/v1/packages/guard/1.0.0/tarball");
 
-describe("stored blobs are checked before they are served", () => {
+describeEachBackend("stored blobs are checked before they are served", () => {
   it("a blob whose bytes were changed on disk is not served: 500 REG_ERR_BLOB_CORRUPT, logged", async () => {
     const logs = logSink();
     const reg = await startRegistry({ logger: { level: "error", stream: logs.stream } });
@@ -50,7 +50,7 @@ describe("stored blobs are checked before they are served", () => {
   });
 });
 
-describe("a blob changed after it was downloaded once (and is kept verified in memory)", () => {
+describeEachBackend("a blob changed after it was downloaded once (and is kept verified in memory)", () => {
   it("written in place: the next download is REG_ERR_BLOB_CORRUPT", async () => {
     const reg = await startRegistry();
     const { tarball, file } = await published(reg);

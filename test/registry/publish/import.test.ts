@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { importVersions } from "../../../registry/publish/import.js";
-import { countRows, hookPackage, startRegistry, storedState } from "../helpers.js";
+import { countRows, describeEachBackend, hookPackage, startRegistry, storedState } from "../helpers.js";
 
-describe("importVersions (seeding without HTTP)", () => {
+describeEachBackend("importVersions (seeding without HTTP)", () => {
   it("stores many versions in one go, readable as if published", async () => {
     const reg = await startRegistry();
     const items = [];
@@ -14,7 +14,7 @@ describe("importVersions (seeding without HTTP)", () => {
     }
     const records = await importVersions(reg.app.registry, items, { durable: false });
     expect(records).toHaveLength(60);
-    expect(countRows(reg, "versions")).toBe(60);
+    expect(await countRows(reg, "versions")).toBe(60);
     const doc = (await reg.call("/v1/packages/seeded-7")).json;
     expect(doc["dist-tags"].latest).toBe("2.0.0");
     expect((await reg.call("/v1/packages/seeded-7/owners")).json.owners).toEqual(["owner-1"]);

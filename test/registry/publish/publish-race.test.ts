@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { countRows, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import { expect, it } from "vitest";
+import { countRows, describeEachBackend, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
 
-describe("concurrent publishes", () => {
+describeEachBackend("concurrent publishes", () => {
   it("of one version: exactly one 201 and one 409, twenty times over, and the loser leaves no blob", async () => {
     const reg = await startRegistry({ rateLimit: { publish: { max: 1000 } } });
     for (let round = 0; round < 20; round++) {
@@ -23,7 +23,7 @@ describe("concurrent publishes", () => {
       expect(served.status).toBe(200);
       expect(served.headers.get("etag")).toBe(`"${winner.integrity}"`);
     }
-    expect(countRows(reg, "versions")).toBe(20);
+    expect(await countRows(reg, "versions")).toBe(20);
     expect(await reg.app.registry.blobs.list()).toHaveLength(20);
   });
 

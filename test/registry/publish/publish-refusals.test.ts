@@ -1,15 +1,5 @@
-import { describe, expect, it } from "vitest";
-import {
-  type Answer,
-  hookPackage,
-  manifestFor,
-  publish,
-  publishPath,
-  startRegistry,
-  storedState,
-  type TestRegistry,
-  tokenFor,
-} from "../helpers.js";
+import { expect, it } from "vitest";
+import { type Answer, describeEachBackend, hookPackage, manifestFor, publish, publishPath, startRegistry, storedState, type TestRegistry, tokenFor } from "../helpers.js";
 
 /** Publishes, expects the refusal, and checks that nothing was stored (no row, blob or file). */
 async function expectRefused(
@@ -26,7 +16,7 @@ async function expectRefused(
   return answer.json.error.message as string;
 }
 
-describe("a publish is refused, with nothing stored", () => {
+describeEachBackend("a publish is refused, with nothing stored", () => {
   it("(the check notices what an accepted publish stores: a blob file, a row)", async () => {
     const reg = await startRegistry();
     const before = await storedState(reg);
@@ -235,7 +225,7 @@ describe("a publish is refused, with nothing stored", () => {
   });
 });
 
-describe("a publish that fails after its blob was stored", () => {
+describeEachBackend("a publish that fails after its blob was stored", () => {
   it("removes the blob again and commits nothing", async () => {
     let fail = true;
     const reg = await startRegistry({

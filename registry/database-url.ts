@@ -1,0 +1,54 @@
+import { resolve } from "node:path";
+import { openDatabase } from "./db/open.js";
+import { openPgPool, redact } from "./db/pg/open.js";
+import { PgStore } from "./db/pg/pg-store.js";
+import { SqliteStore } from "./db/sqlite-store.js";
+import { RegistryError } from "./errors.js";
+import type { RegistryStore } from "./store.js";
+
+/** Where the metadata lives: `sqlite:<path>` or `postgres://…` (`postgresql://…`). */
+export type DatabaseLocation = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+
+/** Reads a --database / HOOKYARD_REGISTRY_DATABASE value; REG_ERR_DATABASE_URL says what is wrong with a bad one. */
+export function parseDatabaseUrl(text: string): DatabaseLocation {
+  const refuse = (problem: string) =>
+    new RegistryError(
+      "REG_ERR_DATABASE_URL",
+      `the database URL ${JSON.stringify(redact(text) === "(the database URL)" ? text : redact(text))} ${problem} (use sqlite:<path> or postgres://user:password@host:port/database)`,
+    );
+  if (text.startsWith("sqlite:")) {
+    const file = text.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
+    if (file === "") throw refuse("names no file");
+    return { kind: "sqlite", file: resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(text)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      throw refuse("is not a valid URL");
+    }
+    if (parsed.hostname === "" && !parsed.searchParams.has("host")) throw refuse("names no host");
+    if (parsed.pathname.length <= 1) throw refuse("names no database");
+    return { kind: "postgres", url: text };
+  }
+  throw refuse("has a scheme hookyard does not know");
+}
+
+/**
+ * The metadata store at a database URL, migrated and ready; for `registry serve --database` and
+ * for tools that open a registry's database directly (a migration between stores). Errors are
+ * RegistryErrors with a code: a bad URL, an unreachable server, refused credentials.
+ */
+export async function openStoreFromUrl(url: string | DatabaseLocation): Promise<RegistryStore> {
+  const location = typeof url === "string" ? parseDatabaseUrl(url) : url;
+  if (location.kind === "sqlite") return new SqliteStore(openDatabase(location.file));
+  const store = new PgStore(await openPgPool(location.url), location.url);
+  try {
+    await store.start();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}

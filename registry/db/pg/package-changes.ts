@@ -1,0 +1,105 @@
+import pg from "pg";
+import type { PackageChangeListener } from "../../store.js";
+
+const channel = "hookyard_package_changed";
+
+/** Between attempts to listen again after the connection was lost. */
+const reconnectMs = 1_000;
+
+/**
+ * Which packages other registry processes changed, from PostgreSQL's LISTEN/NOTIFY. A write sends
+ * NOTIFY inside its transaction, so the server delivers it right after the commit (and never for a
+ * rolled-back write); every process, the writer included, drops its copy of the document then.
+ * While the listening connection is down, changes could be missed: the listeners are told "every
+ * package" (null) when it is lost and again once listening resumes, so a kept document is never
+ * older than the outage. The same connection holds the shared "a registry runs here" lock.
+ */
+export class PackageChanges {
+  private readonly listeners: PackageChangeListener[] = [];
+  private client: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly processesLockKey: number,
+  ) {}
+
+  listen(listener: PackageChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+    client.on("error", () => this.lost(client));
+    client.on("end", () => this.lost(client));
+    client.on("notification", (message) => {
+      if (message.channel === channel && message.payload) this.tell(message.payload);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+    await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
+    this.client = client;
+  }
+
+  /** Sends the names' change from inside the writing transaction. */
+  async notify(tx: pg.PoolClient, names: readonly string[]): Promise<void> {
+    for (const name of new Set(names)) await tx.query("SELECT pg_notify($1, $2)", [channel, name]);
+  }
+
+  /** This process's own change, told at once after the commit (its NOTIFY comes a moment later). */
+  local(names: readonly string[]): void {
+    for (const name of new Set(names)) this.tell(name);
+  }
+
+  /**
+   * Runs `work` if no other registry process uses the database (none holds the shared lock); any
+   * that starts meanwhile waits for it. Undefined, without running it, otherwise.
+   */
+  async whileAlone<T>(work: () => Promise<T>): Promise<T | undefined> {
+    const client = this.client;
+    if (!client) throw new Error("whileAlone before start");
+    await client.query("SELECT pg_advisory_unlock_shared($1)", [this.processesLockKey]);
+    const got = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [
+      this.processesLockKey,
+    ]);
+    try {
+      if (!got.rows[0]?.ok) return undefined;
+      return await work();
+    } finally {
+      await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
+      if (got.rows[0]?.ok) await client.query("SELECT pg_advisory_unlock($1)", [this.processesLockKey]);
+    }
+  }
+
+  private tell(name: string | null): void {
+    for (const listener of this.listeners) listener(name);
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.closed || this.client !== client) return;
+    this.client = undefined;
+    client.end().catch(() => {});
+    this.tell(null);
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed) return;
+    this.retry = setTimeout(() => {
+      this.start().then(
+        () => this.tell(null),
+        () => this.scheduleRetry(),
+      );
+    }, reconnectMs);
+    this.retry.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+}
