@@ -9,8 +9,8 @@ import type { RegistryContext, RegistryHooks } from "./context.js";
 import { clearTmp, prepareDataDir } from "./data/data-dir.js";
 import { DownloadCounter } from "./data/downloads.js";
 import { KeyedLock } from "./data/keyed-lock.js";
-import { sweepOrphanBlobs } from "./data/sweep.js";
 import { lockDataDir } from "./data/serve-lock.js";
+import { sweepOrphanBlobs } from "./data/sweep.js";
 import { type DatabaseLocation, openStoreFromUrl, parseDatabaseUrl } from "./database-url.js";
 import { PackageDocuments } from "./documents/package-documents.js";
 import { RegistryError } from "./errors.js";
@@ -134,8 +134,9 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
   let app: FastifyInstance | undefined;
   try {
     const signer =
-      (await loadOrCreateSharedSigner((create) => store.sharedSetting("signing_key", create, now().toISOString()))) ??
-      (await loadOrCreateSigner(dataDir.signingKey));
+      (await loadOrCreateSharedSigner((create) =>
+        store.sharedSetting("signing_key", create, now().toISOString()),
+      )) ?? (await loadOrCreateSigner(dataDir.signingKey));
     const blobs = new FsBlobStore(dataDir.blobs, dataDir.tmp);
     // Another process's publish in flight is a blob without its row yet: sweep only when alone.
     // The first admin token is made there too, so two first starts on one database make one.

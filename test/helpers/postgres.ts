@@ -25,7 +25,9 @@ export interface TestCluster {
 
 function serverBin(): string {
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest) {
     throw new Error(

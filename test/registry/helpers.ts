@@ -202,7 +202,8 @@ export async function filesUnder(dir: string): Promise<string[]> {
 
 /** Rows in `table`, read through a separate connection (read-only for sqlite), as an operator would. */
 export async function countRows(reg: TestRegistry, table: string): Promise<number> {
-  if (reg.database?.startsWith("postgres")) return (await sqlRows<{ n: number }>(reg, `SELECT count(*)::int AS n FROM ${table}`))[0]?.n ?? 0;
+  if (reg.database?.startsWith("postgres"))
+    return (await sqlRows<{ n: number }>(reg, `SELECT count(*)::int AS n FROM ${table}`))[0]?.n ?? 0;
   const db = new Database(join(reg.dataDir, "registry.sqlite"), { readonly: true });
   try {
     return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;

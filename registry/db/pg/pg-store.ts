@@ -67,7 +67,7 @@ export class PgStore implements RegistryStore {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly url: string,
+    url: string,
   ) {
     this.changes = new PackageChanges(url, processesLockKey);
   }
@@ -143,10 +143,10 @@ export class PgStore implements RegistryStore {
 
   async revokeToken(id: string, at: string, actor: Actor): Promise<TokenRecord | undefined> {
     return this.transaction(async (tx) => {
-      const changed = await tx.query("UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL", [
-        id,
-        at,
-      ]);
+      const changed = await tx.query(
+        "UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+        [id, at],
+      );
       if ((changed.rowCount ?? 0) > 0) await this.audit(tx, at, actor, "token.revoke", id);
       return this.one<TokenRecord>(tx, this.tokenQuery("WHERE t.id = $1"), [id]);
     });
@@ -295,10 +295,17 @@ export class PgStore implements RegistryStore {
     );
     if (!inserted) throw versionExists(item.name, item.version);
     await this.refreshSearchRow(tx, packageId);
-    await this.audit(tx, item.publishedAt, item.publisher, "version.publish", `${item.name}@${item.version}`, {
-      integrity: item.integrity,
-      size: item.size,
-    });
+    await this.audit(
+      tx,
+      item.publishedAt,
+      item.publisher,
+      "version.publish",
+      `${item.name}@${item.version}`,
+      {
+        integrity: item.integrity,
+        size: item.size,
+      },
+    );
     const { publisher, ...fields } = item;
     return { ...fields, id: inserted.id, publishedBy: publisher.owner, yanked: null, deprecated: null };
   }
@@ -339,12 +346,10 @@ export class PgStore implements RegistryStore {
       const removed = (await tx.query("DELETE FROM yanks WHERE version_id = $1", [found.id])).rowCount ?? 0;
       if (reason !== null) {
         const ownerId = await this.requireOwner(tx, actor.owner);
-        await tx.query("INSERT INTO yanks (version_id, reason, yanked_at, owner_id) VALUES ($1, $2, $3, $4)", [
-          found.id,
-          reason,
-          at,
-          ownerId,
-        ]);
+        await tx.query(
+          "INSERT INTO yanks (version_id, reason, yanked_at, owner_id) VALUES ($1, $2, $3, $4)",
+          [found.id, reason, at, ownerId],
+        );
         await this.audit(tx, at, actor, "version.yank", `${name}@${version}`, { reason });
       } else if (removed > 0) {
         await this.audit(tx, at, actor, "version.unyank", `${name}@${version}`);
@@ -396,14 +401,20 @@ export class PgStore implements RegistryStore {
       }
       await work(tx, found);
       await this.changes.notify(tx, [name]);
-      return versionRecord((await this.one<VersionRow>(tx, `SELECT ${versionColumns} WHERE v.id = $1`, [found.id])) as VersionRow);
+      return versionRecord(
+        (await this.one<VersionRow>(tx, `SELECT ${versionColumns} WHERE v.id = $1`, [
+          found.id,
+        ])) as VersionRow,
+      );
     });
     this.changes.local([record.name]);
     return record;
   }
 
   async packageOwners(name: string): Promise<string[] | undefined> {
-    const found = await this.one<{ id: number }>(this.pool, "SELECT id FROM packages WHERE name = $1", [name]);
+    const found = await this.one<{ id: number }>(this.pool, "SELECT id FROM packages WHERE name = $1", [
+      name,
+    ]);
     return found ? this.packageOwnerNames(this.pool, found.id) : undefined;
   }
 
@@ -454,7 +465,8 @@ export class PgStore implements RegistryStore {
       const found = await this.one<{ id: number }>(tx, "SELECT id FROM packages WHERE name = $1", [
         target.package,
       ]);
-      if (!found) throw new RegistryError("REG_ERR_PACKAGE_NOT_FOUND", `there is no package ${target.package}`);
+      if (!found)
+        throw new RegistryError("REG_ERR_PACKAGE_NOT_FOUND", `there is no package ${target.package}`);
       const packageId = found.id;
       return {
         kind: "package",
@@ -467,7 +479,10 @@ export class PgStore implements RegistryStore {
             at,
           ]),
         remove: (ownerId: number) =>
-          tx.query("DELETE FROM package_owners WHERE package_id = $1 AND owner_id = $2", [packageId, ownerId]),
+          tx.query("DELETE FROM package_owners WHERE package_id = $1 AND owner_id = $2", [
+            packageId,
+            ownerId,
+          ]),
       };
     }
     const { scope } = target;
@@ -476,7 +491,11 @@ export class PgStore implements RegistryStore {
       subject: scope,
       current: await this.scopeOwnerNames(tx, scope),
       add: (ownerId: number) =>
-        tx.query("INSERT INTO scope_owners (scope, owner_id, added_at) VALUES ($1, $2, $3)", [scope, ownerId, at]),
+        tx.query("INSERT INTO scope_owners (scope, owner_id, added_at) VALUES ($1, $2, $3)", [
+          scope,
+          ownerId,
+          at,
+        ]),
       remove: (ownerId: number) =>
         tx.query("DELETE FROM scope_owners WHERE scope = $1 AND owner_id = $2", [scope, ownerId]),
     };
@@ -562,7 +581,14 @@ export class PgStore implements RegistryStore {
         tx,
         `INSERT INTO advisories (package_name, range, severity, text, created_at, created_by)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [advisory.packageName, advisory.range, advisory.severity, advisory.text, advisory.createdAt, createdBy],
+        [
+          advisory.packageName,
+          advisory.range,
+          advisory.severity,
+          advisory.text,
+          advisory.createdAt,
+          createdBy,
+        ],
       );
       const id = (made as { id: number }).id;
       await this.audit(tx, advisory.createdAt, actor, "advisory.create", advisory.packageName, {
@@ -601,7 +627,10 @@ export class PgStore implements RegistryStore {
   }
 
   async hasIntegrity(integrity: string): Promise<boolean> {
-    return (await this.one(this.pool, "SELECT 1 FROM versions WHERE integrity = $1 LIMIT 1", [integrity])) !== undefined;
+    return (
+      (await this.one(this.pool, "SELECT 1 FROM versions WHERE integrity = $1 LIMIT 1", [integrity])) !==
+      undefined
+    );
   }
 
   async whileAlone<T>(work: () => Promise<T>): Promise<T | undefined> {
@@ -614,9 +643,11 @@ export class PgStore implements RegistryStore {
       "INSERT INTO registry_settings (key, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
       [key, create(), at],
     );
-    const row = await this.one<{ value: string }>(this.pool, "SELECT value FROM registry_settings WHERE key = $1", [
-      key,
-    ]);
+    const row = await this.one<{ value: string }>(
+      this.pool,
+      "SELECT value FROM registry_settings WHERE key = $1",
+      [key],
+    );
     return (row as { value: string }).value;
   }
 
@@ -683,7 +714,12 @@ export class PgStore implements RegistryStore {
 
   /** Search shows a package by its latest version's description and keywords. */
   private async refreshSearchRow(tx: pg.PoolClient, packageId: number): Promise<void> {
-    const states = await tx.query<{ id: number; version: string; prerelease: boolean; yanked: number | null }>(
+    const states = await tx.query<{
+      id: number;
+      version: string;
+      prerelease: boolean;
+      yanked: number | null;
+    }>(
       `SELECT v.id, v.version, v.prerelease, y.version_id AS yanked
        FROM versions v LEFT JOIN yanks y ON y.version_id = v.id WHERE v.package_id = $1`,
       [packageId],
@@ -728,7 +764,14 @@ export class PgStore implements RegistryStore {
   ): Promise<void> {
     await tx.query(
       "INSERT INTO audit_log (at, actor, token_id, action, subject, details) VALUES ($1, $2, $3, $4, $5, $6)",
-      [at, actor.owner, actor.tokenId ?? null, action, subject, details === undefined ? null : JSON.stringify(details)],
+      [
+        at,
+        actor.owner,
+        actor.tokenId ?? null,
+        action,
+        subject,
+        details === undefined ? null : JSON.stringify(details),
+      ],
     );
   }
 }

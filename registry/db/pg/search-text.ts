@@ -5,7 +5,13 @@
  * words as they are, with no stemming or stop words, like FTS5.
  */
 export function searchText(text: string): string {
-  return (text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+  return (
+    text
+      .normalize("NFD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(" ");
 }
 
 /** The terms of an FTS5 expression made by ../search-query.ts (`"term"* "other"*`), as index words. */

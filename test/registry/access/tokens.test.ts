@@ -1,7 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { describeEachBackend, filesUnder, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import {
+  describeEachBackend,
+  filesUnder,
+  hookPackage,
+  publish,
+  startRegistry,
+  tokenFor,
+} from "../helpers.js";
 
 describeEachBackend("tokens", () => {
   it("are shown once at creation, listed without secrets, and stored only as a hash", async () => {

@@ -2,7 +2,14 @@ import { readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises"
 import { expect, it } from "vitest";
 import { computeIntegrity } from "../../../package/integrity.js";
 import type { FsBlobStore } from "../../../registry/blobs/fs-blob-store.js";
-import { describeEachBackend, hookPackage, logSink, publish, startRegistry, type TestRegistry } from "../helpers.js";
+import {
+  describeEachBackend,
+  hookPackage,
+  logSink,
+  publish,
+  startRegistry,
+  type TestRegistry,
+} from "../helpers.js";
 
 /** Publishes guard@1.0.0 and returns where its blob lives and its bytes. */
 async function published(reg: TestRegistry) {

@@ -1,5 +1,16 @@
 import { expect, it } from "vitest";
-import { type Answer, describeEachBackend, hookPackage, manifestFor, publish, publishPath, startRegistry, storedState, type TestRegistry, tokenFor } from "../helpers.js";
+import {
+  type Answer,
+  describeEachBackend,
+  hookPackage,
+  manifestFor,
+  publish,
+  publishPath,
+  startRegistry,
+  storedState,
+  type TestRegistry,
+  tokenFor,
+} from "../helpers.js";
 
 /** Publishes, expects the refusal, and checks that nothing was stored (no row, blob or file). */
 async function expectRefused(
