@@ -7,6 +7,8 @@ import type {
   Actor,
   AdvisoryRecord,
   AuditRecord,
+  BrowseFilter,
+  BrowsePage,
   DownloadCount,
   ListingFacts,
   NewAdvisory,
@@ -49,6 +51,12 @@ LEFT JOIN deprecations d ON d.version_id = v.id
 LEFT JOIN owners deprecator ON deprecator.id = d.owner_id`;
 
 const searchColumns = `s.name, s.description, s.keywords, s.version, p.downloads`;
+
+/**
+ * Relevance of a search row to the tsquery `q`. Weights {D, C, B, A}: a hit in the name (A) counts
+ * most, then keywords (B), then the description (C), as bm25's weights (10, 5, 2) in the sqlite store.
+ */
+const rank = `ts_rank('{0, 0.2, 0.5, 1.0}', s.document, q)`;
 
 /** Names compare byte-wise, as sqlite's do, whatever the database's collation. */
 const byName = (column: string) => `${column} COLLATE "C"`;
@@ -511,14 +519,12 @@ export class PgStore implements RegistryStore {
       const total = await this.one<{ n: number }>(this.pool, "SELECT count(*)::int AS n FROM package_search");
       return { total: total?.n ?? 0, results: rows.rows };
     }
-    const terms = searchTerms(match);
-    if (terms.length === 0) return { total: 0, results: [] };
-    const query = terms.map((term) => `${term}:*`).join(" & ");
-    // Weights {D, C, B, A}: a hit in the name (A) counts most, then the description (B), then keywords (C).
+    const query = tsQuery(match);
+    if (query === undefined) return { total: 0, results: [] };
     const rows = await this.pool.query<SearchHit>(
       `SELECT ${searchColumns} ${from}, to_tsquery('simple', $1) q
        WHERE s.document @@ q
-       ORDER BY ts_rank('{0, 0.2, 0.5, 1.0}', s.document, q) DESC, p.downloads DESC, ${byName("s.name")}
+       ORDER BY ${rank} DESC, p.downloads DESC, ${byName("s.name")}
        LIMIT $2 OFFSET $3`,
       [query, limit, offset],
     );
@@ -528,6 +534,67 @@ export class PgStore implements RegistryStore {
       [query],
     );
     return { total: total?.n ?? 0, results: rows.rows };
+  }
+
+  async browse(filter: BrowseFilter, limit: number | undefined, offset: number): Promise<BrowsePage> {
+    const query = filter.match === "" ? null : tsQuery(filter.match);
+    if (query === undefined) return { total: 0, results: [] };
+    // Filters are optional parameters and the order a CASE, as in the sqlite store's statement.
+    const view = `SELECT s.name, s.description, s.keywords, s.version, p.downloads, v.capabilities,
+         v.effects, (SELECT max(w.published_at) FROM versions w WHERE w.package_id = p.id) AS "lastPublishedAt",
+         ${query === null ? "0" : rank} AS rank
+       FROM package_search s
+       JOIN packages p ON p.id = s.package_id
+       JOIN versions v ON v.package_id = p.id AND v.version = s.version
+       CROSS JOIN to_tsquery('simple', coalesce($1::text, '')) q
+       WHERE ($1::text IS NULL OR s.document @@ q)
+         AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM package_owners po JOIN owners o ON o.id = po.owner_id
+              WHERE po.package_id = p.id AND o.name = $2))
+         AND ($3::text IS NULL OR s.keywords ? $3)
+         AND ($4::text IS NULL OR coalesce(v.manifest->'hookyard'->'events', '[]'::jsonb) ? $4)`;
+    const rows = await this.pool.query<BrowseRow>(
+      `SELECT name, description, keywords, version, downloads, capabilities, effects, "lastPublishedAt",
+         count(*) OVER ()::int AS total
+       FROM (${view}) hits
+       ORDER BY
+         CASE WHEN $5 = 'relevance' THEN rank END DESC,
+         CASE WHEN $5 IN ('relevance', 'downloads') THEN downloads END DESC,
+         CASE WHEN $5 = 'updated' THEN "lastPublishedAt" END DESC,
+         ${byName("name")}
+       LIMIT $6 OFFSET $7`,
+      [
+        query,
+        filter.owner ?? null,
+        filter.keyword ?? null,
+        filter.point ?? null,
+        filter.sort,
+        limit ?? null,
+        offset,
+      ],
+    );
+    let total = rows.rows[0]?.total;
+    if (total === undefined) {
+      // Past the last row the window has nothing to count.
+      const counted = await this.one<{ n: number }>(
+        this.pool,
+        `SELECT count(*)::int AS n FROM (${view}) hits`,
+        [query, filter.owner ?? null, filter.keyword ?? null, filter.point ?? null],
+      );
+      total = counted?.n ?? 0;
+    }
+    return {
+      total,
+      results: rows.rows.map((row) => ({
+        hit: {
+          name: row.name,
+          description: row.description,
+          keywords: row.keywords,
+          version: row.version,
+          downloads: row.downloads,
+        },
+        facts: { lastPublishedAt: row.lastPublishedAt, capabilities: row.capabilities, effects: row.effects },
+      })),
+    };
   }
 
   async recentlyPublished(limit: number): Promise<SearchHit[]> {
@@ -737,8 +804,8 @@ export class PgStore implements RegistryStore {
     await tx.query(
       `INSERT INTO package_search (package_id, name, description, keywords, version, document)
        VALUES ($1, $2, $3, $4, $5,
-         setweight(to_tsvector('simple', $6), 'A') || setweight(to_tsvector('simple', $7), 'B')
-           || setweight(to_tsvector('simple', $8), 'C'))
+         setweight(to_tsvector('simple', $6), 'A') || setweight(to_tsvector('simple', $7), 'C')
+           || setweight(to_tsvector('simple', $8), 'B'))
        ON CONFLICT (package_id) DO UPDATE SET name = excluded.name, description = excluded.description,
          keywords = excluded.keywords, version = excluded.version, document = excluded.document`,
       [
@@ -774,6 +841,19 @@ export class PgStore implements RegistryStore {
       ],
     );
   }
+}
+
+/**
+ * An FTS5 expression made by ../search-query.ts as a tsquery: every term a prefix, all of them
+ * needed; undefined when it has no word to look for.
+ */
+function tsQuery(match: string): string | undefined {
+  const terms = searchTerms(match);
+  return terms.length === 0 ? undefined : terms.map((term) => `${term}:*`).join(" & ");
+}
+
+interface BrowseRow extends SearchHit, ListingFacts {
+  total: number;
 }
 
 /** A version row as node-postgres returns it: jsonb parsed, booleans as booleans. */

@@ -180,8 +180,8 @@ export const auditLog = pgTable(
 
 /**
  * What search shows of each package (its shown version's description and keywords) and the
- * weighted tsvector it is found by: name A, description B, keywords C, as FTS5's bm25 weights
- * (10, 5, 2) rank them in the sqlite store.
+ * weighted tsvector it is found by: name A, keywords B, description C, as FTS5's bm25 weights
+ * (name 10, keywords 5, description 2) rank them in the sqlite store.
  */
 export const packageSearch = pgTable(
   "package_search",
