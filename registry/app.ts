@@ -9,7 +9,7 @@ import type { RegistryContext, RegistryHooks } from "./context.js";
 import { clearTmp, prepareDataDir } from "./data/data-dir.js";
 import { DownloadCounter } from "./data/downloads.js";
 import { KeyedLock } from "./data/keyed-lock.js";
-import { lockDataDir } from "./data/serve-lock.js";
+import { lockEmbedded } from "./data/serve-lock.js";
 import { sweepOrphanBlobs } from "./data/sweep.js";
 import { type DatabaseLocation, openStoreFromUrl, parseDatabaseUrl } from "./database-url.js";
 import { PackageDocuments } from "./documents/package-documents.js";
@@ -123,7 +123,7 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
   const database =
     typeof options.database === "string" ? parseDatabaseUrl(options.database) : options.database;
   // An embedded registry is one process; on PostgreSQL any number share the database.
-  const unlock = database?.kind === "postgres" ? async () => {} : await lockDataDir(dataDir.root);
+  const unlock = await lockEmbedded(dataDir.root, database);
   let store: RegistryStore;
   try {
     store = await openStoreFromUrl(database ?? { kind: "sqlite", file: dataDir.database });

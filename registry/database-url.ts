@@ -1,10 +1,13 @@
 import { resolve } from "node:path";
+import { describeDatabase } from "./db/describe-database.js";
 import { openDatabase } from "./db/open.js";
-import { openPgPool, redact } from "./db/pg/open.js";
+import { openPgPool } from "./db/pg/open.js";
 import { PgStore } from "./db/pg/pg-store.js";
 import { SqliteStore } from "./db/sqlite-store.js";
 import { RegistryError } from "./errors.js";
 import type { RegistryStore } from "./store.js";
+
+export { describeDatabase };
 
 /** Where the metadata lives: `sqlite:<path>` or `postgres://…` (`postgresql://…`). */
 export type DatabaseLocation = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
@@ -14,7 +17,7 @@ export function parseDatabaseUrl(text: string): DatabaseLocation {
   const refuse = (problem: string) =>
     new RegistryError(
       "REG_ERR_DATABASE_URL",
-      `the database URL ${JSON.stringify(redact(text) === "(the database URL)" ? text : redact(text))} ${problem} (use sqlite:<path> or postgres://user:password@host:port/database)`,
+      `the database URL ${JSON.stringify(describeDatabase(text))} ${problem} (pass sqlite:<path> or postgres://user:password@host:port/database to --database or HOOKYARD_REGISTRY_DATABASE)`,
     );
   if (text.startsWith("sqlite:")) {
     const file = text.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
@@ -32,7 +35,8 @@ export function parseDatabaseUrl(text: string): DatabaseLocation {
     if (parsed.pathname.length <= 1) throw refuse("names no database");
     return { kind: "postgres", url: text };
   }
-  throw refuse("has a scheme hookyard does not know");
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1];
+  throw refuse(scheme ? `has a scheme hookyard does not know (${scheme}:)` : "has no scheme");
 }
 
 /**

@@ -1,7 +1,8 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import lockfile from "proper-lockfile";
+import type { DatabaseLocation } from "../database-url.js";
 import { RegistryError } from "../errors.js";
 
 /** A held lock's mtime is renewed this often; one not renewed for `staleMs` is taken over. */
@@ -15,10 +16,38 @@ const staleMs = 10_000;
  * `staleMs`. Returns the release.
  */
 export async function lockDataDir(root: string): Promise<() => Promise<void>> {
-  const lockPath = join(root, "serve.lock");
-  const owner = join(root, "serve.lock.pid");
+  return lockServing(root, join(root, "serve.lock"), root);
+}
+
+/**
+ * What an embedded registry holds while it serves: its data dir's lock, and that of an sqlite file
+ * kept elsewhere (`--database sqlite:<path>`, `<path>.serve.lock`), so that two data dirs cannot
+ * share one database file either. Nothing on PostgreSQL, which any number of processes share.
+ */
+export async function lockEmbedded(
+  root: string,
+  database: DatabaseLocation | undefined,
+): Promise<() => Promise<void>> {
+  if (database?.kind === "postgres") return async () => {};
+  const releaseDir = await lockDataDir(root);
+  if (database === undefined || dirname(database.file) === root) return releaseDir;
+  try {
+    await mkdir(dirname(database.file), { recursive: true });
+    const releaseFile = await lockServing(database.file, `${database.file}.serve.lock`, database.file);
+    return async () => {
+      await releaseFile();
+      await releaseDir();
+    };
+  } catch (error) {
+    await releaseDir();
+    throw error;
+  }
+}
+
+async function lockServing(target: string, lockPath: string, what: string): Promise<() => Promise<void>> {
+  const owner = `${lockPath}.pid`;
   const take = () =>
-    lockfile.lock(root, {
+    lockfile.lock(target, {
       lockfilePath: lockPath,
       stale: staleMs,
       update: updateMs,
@@ -31,10 +60,10 @@ export async function lockDataDir(root: string): Promise<() => Promise<void>> {
     release = await take();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
-    if (!(await holderIsGone(owner))) throw locked(root, await readFile(owner, "utf8").catch(() => ""));
+    if (!(await holderIsGone(owner))) throw locked(what, await readFile(owner, "utf8").catch(() => ""));
     await rm(lockPath, { recursive: true, force: true });
     release = await take().catch((again: NodeJS.ErrnoException) => {
-      if (again.code === "ELOCKED") throw locked(root, "");
+      if (again.code === "ELOCKED") throw locked(what, "");
       throw again;
     });
   }
@@ -57,10 +86,10 @@ async function holderIsGone(ownerFile: string): Promise<boolean> {
   }
 }
 
-function locked(root: string, holder: string): RegistryError {
+function locked(what: string, holder: string): RegistryError {
   const who = holder.trim() ? ` (host and pid: ${holder.trim()})` : "";
   return new RegistryError(
     "REG_ERR_DATA_DIR_LOCKED",
-    `another \`hookyard registry serve\` already serves ${root}${who}: an embedded registry is one process; stop the other one, or run several processes on PostgreSQL (--database postgres://…)`,
+    `another \`hookyard registry serve\` already serves ${what}${who}: an embedded registry is one process; stop the other one, or run several processes on PostgreSQL (--database postgres://…)`,
   );
 }

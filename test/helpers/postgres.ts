@@ -11,7 +11,7 @@ import { afterAll } from "vitest";
 const run = promisify(execFile);
 
 /** The password of the cluster's `postgres` user: connections over TCP need it (scram-sha-256). */
-export const clusterPassword = "hookyard-test";
+export const clusterPassword = "pg-secret-for-tests";
 
 /** A throwaway PostgreSQL server for one test file. */
 export interface TestCluster {

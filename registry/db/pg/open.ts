@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { RegistryError } from "../../errors.js";
+import { describeDatabase } from "../describe-database.js";
 import { migrationsFolder } from "../migrations-folder.js";
 import * as schema from "./schema.js";
 
@@ -43,7 +44,7 @@ export async function openPgPool(url: string): Promise<pg.Pool> {
     if (error instanceof RegistryError) throw error;
     throw new RegistryError(
       "REG_ERR_DATA_DIR",
-      `cannot bring the registry database ${redact(url)} up to date: ${(error as Error).message} (check that the user may create tables in it)`,
+      `cannot bring the registry database ${describeDatabase(url)} up to date: ${(error as Error).message} (check that the user may create tables in it)`,
       { cause: error },
     );
   }
@@ -62,7 +63,7 @@ async function refuseNewerDatabase(client: pg.PoolClient, url: string, folder: s
   if (unknown.length > 0) {
     throw new RegistryError(
       "REG_ERR_DATABASE_TOO_NEW",
-      `the database ${redact(url)} has ${unknown.length} migration(s) this hookyard does not know: it was written by a newer version (upgrade hookyard, or restore a backup made by this version)`,
+      `the database ${describeDatabase(url)} has ${unknown.length} migration(s) this hookyard does not know: it was written by a newer version (upgrade hookyard, or restore a backup made by this version)`,
     );
   }
 }
@@ -70,7 +71,7 @@ async function refuseNewerDatabase(client: pg.PoolClient, url: string, folder: s
 /** What failed while connecting, as the operator can act on it. */
 export function connectionError(url: string, error: unknown): RegistryError {
   const { code, message } = error as { code?: string; message?: string };
-  const where = redact(url);
+  const where = describeDatabase(url);
   if (code === "28P01" || code === "28000") {
     return new RegistryError(
       "REG_ERR_DATABASE_AUTH",
@@ -90,15 +91,4 @@ export function connectionError(url: string, error: unknown): RegistryError {
     `cannot reach the PostgreSQL server at ${where}: ${message || code || "connection failed"} (check that it runs, and the host and port in the URL)`,
     { cause: error },
   );
-}
-
-/** The URL with its password left out, for messages and logs. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(the database URL)";
-  }
 }

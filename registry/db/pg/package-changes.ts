@@ -19,10 +19,13 @@ export class PackageChanges {
   private client: pg.Client | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  /** Set once this process holds the shared "a registry runs here" lock (whileAlone). */
+  private entered = false;
 
   constructor(
     private readonly url: string,
     private readonly processesLockKey: number,
+    private readonly startingLockKey: number,
   ) {}
 
   listen(listener: PackageChangeListener): void {
@@ -38,7 +41,8 @@ export class PackageChanges {
     });
     await client.connect();
     await client.query(`LISTEN ${channel}`);
-    await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
+    // Listening again after a lost connection: this process still runs, so it says so again.
+    if (this.entered) await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
     this.client = client;
   }
 
@@ -53,22 +57,31 @@ export class PackageChanges {
   }
 
   /**
-   * Runs `work` if no other registry process uses the database (none holds the shared lock); any
-   * that starts meanwhile waits for it. Undefined, without running it, otherwise.
+   * Joins the processes that serve the database (a shared lock held until close), running `work`
+   * first if none serves it yet; undefined, without running it, if one does. Starts take turns (a
+   * second lock, held only while starting), so two processes starting at once cannot both see the
+   * other and both skip `work`: the first runs it, the second then finds it running.
    */
   async whileAlone<T>(work: () => Promise<T>): Promise<T | undefined> {
     const client = this.client;
     if (!client) throw new Error("whileAlone before start");
-    await client.query("SELECT pg_advisory_unlock_shared($1)", [this.processesLockKey]);
-    const got = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [
-      this.processesLockKey,
-    ]);
+    await client.query("SELECT pg_advisory_lock($1)", [this.startingLockKey]);
     try {
-      if (!got.rows[0]?.ok) return undefined;
-      return await work();
+      const got = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [
+        this.processesLockKey,
+      ]);
+      const alone = got.rows[0]?.ok === true;
+      let result: T | undefined;
+      try {
+        if (alone) result = await work();
+      } finally {
+        await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
+        if (alone) await client.query("SELECT pg_advisory_unlock($1)", [this.processesLockKey]);
+        this.entered = true;
+      }
+      return result;
     } finally {
-      await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
-      if (got.rows[0]?.ok) await client.query("SELECT pg_advisory_unlock($1)", [this.processesLockKey]);
+      await client.query("SELECT pg_advisory_unlock($1)", [this.startingLockKey]);
     }
   }
 

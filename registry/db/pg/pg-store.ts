@@ -35,6 +35,8 @@ const tarballRowsKept = 200_000;
 
 /** Held (shared) by every running process; taken exclusively by one that is alone, for the start-up sweep. */
 const processesLockKey = 0x68796b70; // "hykp"
+/** Held by a process while it starts, so that starts take turns (package-changes.ts). */
+const startingLockKey = 0x68796b73; // "hyks"
 
 const versionColumns = `
   v.id, v.package_id AS "packageId", p.name, v.version, v.prerelease, v.integrity, v.size,
@@ -77,7 +79,7 @@ export class PgStore implements RegistryStore {
     private readonly pool: pg.Pool,
     url: string,
   ) {
-    this.changes = new PackageChanges(url, processesLockKey);
+    this.changes = new PackageChanges(url, processesLockKey, startingLockKey);
   }
 
   /** Starts listening for other processes' changes; resolves once listening. */
