@@ -70,7 +70,7 @@ describe("hookyard registry serve --database", () => {
 
     expect(await rowsIn(database, "SELECT version FROM versions")).toEqual([{ version: "1.0.0" }]);
     // The data dir holds the tarball; no sqlite database and no key file (the key is in PostgreSQL).
-    expect(existsSync(join(root, "data", "registry.db"))).toBe(false);
+    expect(existsSync(join(root, "data", "registry.sqlite"))).toBe(false);
     expect(existsSync(join(root, "data", "keys", "ed25519.pem"))).toBe(false);
 
     // The same registry from the environment variable: no second admin token, the first still works.
@@ -103,7 +103,7 @@ describe("hookyard registry serve --database", () => {
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(existsSync(join(root, "meta", "hooks.db"))).toBe(true);
-    expect(existsSync(join(root, "data", "registry.db"))).toBe(false);
+    expect(existsSync(join(root, "data", "registry.sqlite"))).toBe(false);
   });
 
   it("--database wins over HOOKYARD_REGISTRY_DATABASE", async () => {

@@ -7,18 +7,27 @@ const channel = "hookyard_package_changed";
 const reconnectMs = 1_000;
 
 /**
+ * How often the listening connection is asked to answer, and how long it may take: a connection
+ * that died without a word (a dropped route, a frozen server) is noticed within twice this.
+ */
+const heartbeatMs = 5_000;
+
+/**
  * Which packages other registry processes changed, from PostgreSQL's LISTEN/NOTIFY. A write sends
  * NOTIFY inside its transaction, so the server delivers it right after the commit (and never for a
  * rolled-back write); every process, the writer included, drops its copy of the document then.
  * While the listening connection is down, changes could be missed: the listeners are told "every
- * package" (null) when it is lost and again once listening resumes, so a kept document is never
- * older than the outage. The same connection holds the shared "a registry runs here" lock.
+ * package" (null) when it is lost, after every failed attempt to listen again (each second) and
+ * once listening resumes, so no document is kept for more than a second of an outage. A heartbeat
+ * notices a connection that died silently. The same connection holds the shared "a registry runs
+ * here" lock.
  */
 export class PackageChanges {
   private readonly listeners: PackageChangeListener[] = [];
   private client: pg.Client | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   /** Set once this process holds the shared "a registry runs here" lock (whileAlone). */
   private entered = false;
 
@@ -33,17 +42,44 @@ export class PackageChanges {
   }
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+    });
     client.on("error", () => this.lost(client));
     client.on("end", () => this.lost(client));
     client.on("notification", (message) => {
       if (message.channel === channel && message.payload) this.tell(message.payload);
     });
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
-    // Listening again after a lost connection: this process still runs, so it says so again.
-    if (this.entered) await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+      // Listening again after a lost connection: this process still runs, so it says so again.
+      if (this.entered) await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
     this.client = client;
+    if (this.entered) this.startHeartbeat();
+  }
+
+  /** Only once joined: until then the connection may wait, rightly, for another process's start. */
+  private startHeartbeat(): void {
+    this.heartbeat ??= setInterval(() => this.beat(), heartbeatMs).unref();
+  }
+
+  private beat(): void {
+    const client = this.client;
+    if (!client) return;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error("no answer")), heartbeatMs);
+    });
+    Promise.race([client.query("SELECT 1"), silent])
+      .catch(() => this.lost(client))
+      .finally(() => clearTimeout(timer));
   }
 
   /** Sends the names' change from inside the writing transaction. */
@@ -78,6 +114,7 @@ export class PackageChanges {
         await client.query("SELECT pg_advisory_lock_shared($1)", [this.processesLockKey]);
         if (alone) await client.query("SELECT pg_advisory_unlock($1)", [this.processesLockKey]);
         this.entered = true;
+        this.startHeartbeat();
       }
       return result;
     } finally {
@@ -102,7 +139,10 @@ export class PackageChanges {
     this.retry = setTimeout(() => {
       this.start().then(
         () => this.tell(null),
-        () => this.scheduleRetry(),
+        () => {
+          this.tell(null);
+          this.scheduleRetry();
+        },
       );
     }, reconnectMs);
     this.retry.unref();
@@ -111,6 +151,7 @@ export class PackageChanges {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => {});
