@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { hookyard } from "../helpers/cli.js";
-import { clusterPassword, fileCluster } from "../helpers/postgres.js";
+import { clusterPassword, describePostgres, fileCluster } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp.js";
 import { call, hookPackage, publishPath } from "./helpers.js";
 import { startServerProcess } from "./server-process.js";
@@ -51,7 +51,7 @@ async function refusedStart(args: string[], code: string, env: NodeJS.ProcessEnv
   return lines[0] as string;
 }
 
-describe("hookyard registry serve --database", () => {
+describePostgres("hookyard registry serve --database", () => {
   it("keeps packages and tokens in PostgreSQL, not in --data, across restarts", async () => {
     const database = await (await cluster()).createDatabase();
     const root = await tempDir();

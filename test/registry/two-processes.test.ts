@@ -2,11 +2,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { integrityHex } from "../../package/integrity.js";
 import { signedMessage, verifySignature } from "../../package/signature.js";
 import { hookyard } from "../helpers/cli.js";
-import { fileCluster } from "../helpers/postgres.js";
+import { describePostgres, fileCluster } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp.js";
 import { processWaitMs } from "../helpers/timeouts.js";
 import { type Answer, call, filesUnder, hookPackage, publishPath } from "./helpers.js";
@@ -92,7 +92,7 @@ async function rowsWithoutBlob(p: Pair): Promise<string[]> {
     .map((row) => row.id);
 }
 
-describe("two registry processes on one PostgreSQL database", () => {
+describePostgres("two registry processes on one PostgreSQL database", () => {
   it("a publish race of one name@version against both, twenty times: one 201 and one 409 each, one row, the winner's bytes", async () => {
     const p = await pair();
     for (let round = 0; round < 20; round++) {
