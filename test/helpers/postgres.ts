@@ -23,14 +23,16 @@ function optedOut(): boolean {
   if (value === undefined || value === "") return false;
   if (value !== "skip") throw new Error(`HOOKYARD_POSTGRES_TESTS=${value}: the only value is skip`);
   if (process.env.CI) {
-    throw new Error("HOOKYARD_POSTGRES_TESTS=skip is for local runs: CI runs the PostgreSQL tests (unset it)");
+    throw new Error(
+      "HOOKYARD_POSTGRES_TESTS=skip is for local runs: CI runs the PostgreSQL tests (unset it)",
+    );
   }
   process.emitWarning("HOOKYARD_POSTGRES_TESTS=skip: the registry's PostgreSQL tests are skipped");
   return true;
 }
 
 /** `describe` for a suite that needs PostgreSQL: skipped only by the local opt-out above. */
-export const describePostgres = postgresTestsSkipped ? describe.skip : describe;
+export const describePostgres: typeof describe.skip = describe.skipIf(postgresTestsSkipped);
 
 /** The password of the cluster's `postgres` user: connections over TCP need it (scram-sha-256). */
 export const clusterPassword = "pg-secret-for-tests";
