@@ -90,6 +90,11 @@ export interface RegistryStore {
   storedIntegrities(): Promise<Set<string>>;
   hasIntegrity(integrity: string): Promise<boolean>;
   /**
+   * True when other registry processes may use this store at the same time (PostgreSQL): a blob
+   * that no row names yet may then be another process's publish in flight.
+   */
+  readonly shared: boolean;
+  /**
    * Runs `work` (the start-up sweep) only while no other registry process uses this store, so it
    * cannot delete what another process is publishing; undefined when it did not run.
    */

@@ -40,6 +40,8 @@ const tarballRowsKept = 200_000;
  * serialises them against another process on the same file (`hookyard registry token create`).
  */
 export class SqliteStore implements RegistryStore {
+  /** One process: serve refuses a second one on the same file (data/serve-lock.ts). */
+  readonly shared = false;
   private readonly q: Statements;
   private readonly packageListeners: PackageChangeListener[] = [];
   /**

@@ -19,8 +19,8 @@ export interface PublishRequest {
 /**
  * PUT /v1/packages/:name/:version without the HTTP. Every refusal happens before anything is
  * written; then the blob is stored durably, then the row is committed (with the rights checked
- * again inside the transaction), and a failed commit removes the blob again. A crash between the
- * two leaves an orphan blob that the next start sweeps.
+ * again inside the transaction), and a failed commit removes the blob again (discardUnnamedBlobs).
+ * A crash between the two leaves an orphan blob that the next start sweeps.
  */
 export async function publishVersion(ctx: RegistryContext, request: PublishRequest): Promise<VersionRecord> {
   const { name, version, principal } = request;
@@ -43,7 +43,7 @@ export async function publishVersion(ctx: RegistryContext, request: PublishReque
       );
       return record as VersionRecord;
     } catch (error) {
-      if (!(await ctx.store.hasIntegrity(prepared.integrity))) await ctx.blobs.delete(prepared.integrity);
+      await discardUnnamedBlobs(ctx, [prepared.integrity]);
       throw error;
     }
   });
@@ -81,4 +81,21 @@ export async function prepareVersion(
     keyId: ctx.signer.keyId,
     publisher: request.publisher,
   };
+}
+
+/**
+ * After a failed commit: the blobs no version row names are removed, in a registry of one process
+ * (the same bytes published at once in this process wait on ctx.blobLocks). On a shared store
+ * they stay: identical bytes are the same name@version, which another process may be committing
+ * right now, and deleting them would leave its row without its tarball. The start-up sweep of a
+ * process that starts alone removes them (data/sweep.ts).
+ */
+export async function discardUnnamedBlobs(
+  ctx: Pick<RegistryContext, "store" | "blobs">,
+  integrities: readonly string[],
+): Promise<void> {
+  if (ctx.store.shared) return;
+  for (const integrity of integrities) {
+    if (!(await ctx.store.hasIntegrity(integrity))) await ctx.blobs.delete(integrity);
+  }
 }

@@ -72,6 +72,7 @@ const byName = (column: string) => `${column} COLLATE "C"`;
  * Package changes are announced with NOTIFY in the writing transaction (package-changes.ts).
  */
 export class PgStore implements RegistryStore {
+  readonly shared = true;
   private readonly tarballs = new SizedLru<string, TarballRecord>(tarballRowsKept, () => 1);
   private readonly changes: PackageChanges;
 
