@@ -41,6 +41,11 @@ export async function publishVersion(ctx: RegistryContext, request: PublishReque
       const [record] = await ctx.store.publishVersions([prepared], (facts) =>
         authorizePublish(principal, facts),
       );
+      // On a shared store, a start that found itself alone (while this process's lock connection
+      // was lost for a moment) may have swept the blob as an orphan before the row was committed.
+      if (ctx.store.shared && (await ctx.blobs.revision(prepared.integrity)) === undefined) {
+        await ctx.blobs.put(prepared.integrity, request.tarball);
+      }
       return record as VersionRecord;
     } catch (error) {
       await discardUnnamedBlobs(ctx, [prepared.integrity]);

@@ -100,4 +100,21 @@ describe.skipIf(!backends.includes("postgres"))("two registries on one PostgreSQ
       expect(served.bytes.equals(tarball)).toBe(true);
     }
   });
+
+  it("a tarball swept as an orphan before its row was committed is stored again before the 201", async () => {
+    const database = await (await cluster()).createDatabase();
+    let registry: Awaited<ReturnType<typeof startRegistry>> | undefined;
+    registry = await startRegistry({
+      database,
+      hooks: {
+        // What a start that wrongly found itself alone would do between the put and the commit.
+        beforeCommit: async ({ integrity }) => registry?.app.registry.blobs.delete(integrity),
+      },
+    });
+    const tarball = await hookPackage({ name: "swept-early" });
+    expect((await publish(registry, registry.admin, tarball, "swept-early")).status).toBe(201);
+    const served = await registry.call("/v1/packages/swept-early/1.0.0/tarball");
+    expect(served.status).toBe(200);
+    expect(served.bytes.equals(tarball)).toBe(true);
+  });
 });
