@@ -40,6 +40,7 @@ export class SqliteMigrationTarget implements MigrationTarget {
 
   static async open(file: string): Promise<SqliteMigrationTarget> {
     const root = dirname(file);
+    await mkdir(root, { recursive: true });
     const unlock = await lockEmbedded(root, { kind: "sqlite", file });
     try {
       const client = openDatabase(file).$client;

@@ -95,3 +95,27 @@ async function enrich(store: RegistryStore, names: string[]): Promise<void> {
   await store.changeOwners({ scope: "@team1" }, { add: ["bob"], remove: [] }, at, admin);
   await store.addDownloads(counts);
 }
+
+/** Everything a user can see of a registry through its store, ids included (a row copy keeps them). */
+export async function contents(store: RegistryStore, names: readonly string[]) {
+  const packages = [];
+  for (const name of names) {
+    const found = await store.findPackage(name);
+    packages.push({
+      found,
+      versions: found && (await store.listVersions(found.id)),
+      owners: await store.packageOwners(name),
+    });
+  }
+  const everything = await store.search("", 5_000, 0);
+  return {
+    packages,
+    tokens: await store.listTokens(),
+    advisories: await store.advisoriesFor(names),
+    scopes: await Promise.all(["@team0", "@team1", "@team2", "@team3"].map((s) => store.scopeOwners(s))),
+    audit: await store.listAudit(100_000, 0),
+    searchTotal: everything.total,
+    searchNames: everything.results.map((hit) => hit.name).sort(),
+    found: (await store.search('"number"* "17"*', 50, 0)).results.map((hit) => hit.name).sort(),
+  };
+}

@@ -7,14 +7,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildRegistry } from "../../registry/app.js";
 import { FsBlobStore } from "../../registry/blobs/fs-blob-store.js";
 import { openStoreFromUrl } from "../../registry/database-url.js";
-import type { RegistryStore } from "../../registry/store.js";
 import { cli } from "../cli/install/fixtures.js";
 import { hookyard, repoRoot } from "../helpers/cli.js";
 import { describePostgres, fileCluster } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp.js";
 import { processWaitMs } from "../helpers/timeouts.js";
 import { call, hookPackage } from "./helpers.js";
-import { buildEmbeddedRegistry, type EmbeddedRegistry } from "./migrate-fixture.js";
+import { buildEmbeddedRegistry, contents, type EmbeddedRegistry } from "./migrate-fixture.js";
 import { builtModule, startServerProcess } from "./server-process.js";
 
 /**
@@ -54,30 +53,6 @@ function refusal(result: { code: number | null; stderr: string }): string {
   const lines = result.stderr.trim().split("\n");
   expect(lines).toHaveLength(1);
   return lines[0] as string;
-}
-
-/** Everything a user can see of a registry through its store, ids included (a row copy keeps them). */
-async function contents(store: RegistryStore, names: readonly string[]) {
-  const packages = [];
-  for (const name of names) {
-    const found = await store.findPackage(name);
-    packages.push({
-      found,
-      versions: found && (await store.listVersions(found.id)),
-      owners: await store.packageOwners(name),
-    });
-  }
-  const everything = await store.search("", 5_000, 0);
-  return {
-    packages,
-    tokens: await store.listTokens(),
-    advisories: await store.advisoriesFor(names),
-    scopes: await Promise.all(["@team0", "@team1", "@team2", "@team3"].map((s) => store.scopeOwners(s))),
-    audit: await store.listAudit(100_000, 0),
-    searchTotal: everything.total,
-    searchNames: everything.results.map((hit) => hit.name).sort(),
-    found: (await store.search('"number"* "17"*', 50, 0)).results.map((hit) => hit.name).sort(),
-  };
 }
 
 async function sourceContents(dataDir: string) {

@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { type PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import { buildRegistry } from "../../registry/app.js";
+import { openStoreFromUrl } from "../../registry/database-url.js";
+import { openDatabase } from "../../registry/db/open.js";
+import * as pgSchema from "../../registry/db/pg/schema.js";
+import { migrateRegistry } from "../../registry/migrate/migrate.js";
+import { migratedTables, unknownTables } from "../../registry/migrate/tables.js";
+import { tempDir } from "../helpers/temp.js";
+import { call } from "./helpers.js";
+import { buildEmbeddedRegistry, contents } from "./migrate-fixture.js";
+
+/** Columns PostgreSQL has that sqlite has not, and why they are not copied. */
+const pgOnlyColumns: Record<string, string[]> = {
+  // insertion order, sqlite's rowid: made by its sequence as rows are copied in rowid order
+  tokens: ["seq"],
+};
+
+function sqliteColumns(client: Database.Database, table: string): string[] {
+  return (client.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map(
+    (c) => c.name,
+  );
+}
+
+describe("what registry migrate copies", () => {
+  it("knows every table of the sqlite schema, and every column of each, so a new one cannot be left behind", async () => {
+    const dir = await tempDir();
+    const client = openDatabase(join(dir, "registry.sqlite")).$client;
+    try {
+      const tables = (
+        client.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+      ).map((row) => row.name);
+      expect(unknownTables(tables)).toEqual([]);
+      for (const spec of migratedTables) {
+        expect(tables).toContain(spec.name);
+        expect(sqliteColumns(client, spec.name).sort(), spec.name).toEqual(
+          spec.columns.map(([c]) => c).sort(),
+        );
+      }
+      // The check is not blind: a table added tomorrow is reported.
+      client.exec("CREATE TABLE webhooks (id INTEGER PRIMARY KEY, url TEXT)");
+      expect(unknownTables([...tables, "webhooks"])).toEqual(["webhooks"]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("maps every column onto PostgreSQL's table of the same name", () => {
+    const pgTables = new Map(
+      Object.values(pgSchema)
+        .filter((value): value is PgTable => typeof value === "object" && value !== null && "getSQL" in value)
+        .map((table) => {
+          const config = pgTableConfig(table);
+          return [config.name, config.columns.map((column) => column.name)] as const;
+        }),
+    );
+    for (const spec of migratedTables) {
+      const expected = [...spec.columns.map(([c]) => c), ...(pgOnlyColumns[spec.name] ?? [])].sort();
+      expect(pgTables.get(spec.name)?.sort(), spec.name).toEqual(expected);
+    }
+  });
+
+  it("refuses a source with a table it does not know, before writing anything", async () => {
+    const root = await tempDir();
+    await buildEmbeddedRegistry(join(root, "source"), 3);
+    const extra = new Database(join(root, "source", "registry.sqlite"));
+    extra.exec("CREATE TABLE webhooks (id INTEGER PRIMARY KEY, url TEXT)");
+    extra.close();
+    const refused = migrateRegistry({
+      from: join(root, "source"),
+      toDatabase: `sqlite:${join(root, "moved", "registry.sqlite")}`,
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: "REG_ERR_MIGRATE_UNKNOWN_TABLE",
+      message: expect.stringContaining("(webhooks)"),
+    });
+  });
+
+  it("moves a registry into another sqlite file: its folder is then a data dir that serves it, same key, same rows", async () => {
+    const root = await tempDir();
+    const source = await buildEmbeddedRegistry(join(root, "source"), 40);
+    const moved = join(root, "moved");
+    const summary = await migrateRegistry({
+      from: source.dataDir,
+      toDatabase: `sqlite:${join(moved, "registry.sqlite")}`,
+    });
+    expect(summary.blobCount).toMatchObject({ total: 48, copied: 48 });
+    const read = async (file: string) => {
+      const store = await openStoreFromUrl({ kind: "sqlite", file });
+      try {
+        return await contents(store, source.names);
+      } finally {
+        await store.close();
+      }
+    };
+    expect(await read(join(moved, "registry.sqlite"))).toEqual(
+      await read(join(source.dataDir, "registry.sqlite")),
+    );
+    // Run again: nothing more to do, the same rows, still done.
+    const again = await migrateRegistry({
+      from: source.dataDir,
+      toDatabase: `sqlite:${join(moved, "registry.sqlite")}`,
+    });
+    expect(again).toMatchObject({ resumed: true, blobCount: { copied: 0, present: 48 } });
+
+    const app = await buildRegistry({ dataDir: moved });
+    try {
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      const address = app.server.address();
+      if (!address || typeof address === "string") throw new Error("no port");
+      const url = `http://127.0.0.1:${address.port}`;
+      expect(app.registry.initialAdminToken).toBeUndefined();
+      expect(app.registry.sweptBlobs).toEqual([]);
+      expect(app.registry.signer.keyId).toBe(summary.signingKey);
+      expect((await call(url, "/v1/whoami", { token: source.aliceToken })).json.owner).toBe("alice");
+      const tarball = await call(url, "/v1/packages/hook-5/1.0.0/tarball");
+      expect(tarball.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
