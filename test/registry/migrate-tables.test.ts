@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { type PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
+import { is } from "drizzle-orm";
+import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { buildRegistry } from "../../registry/app.js";
 import { openStoreFromUrl } from "../../registry/database-url.js";
@@ -49,12 +50,11 @@ describe("what registry migrate copies", () => {
 
   it("maps every column onto PostgreSQL's table of the same name", () => {
     const pgTables = new Map(
-      Object.values(pgSchema)
-        .filter((value): value is PgTable => typeof value === "object" && value !== null && "getSQL" in value)
-        .map((table) => {
-          const config = pgTableConfig(table);
-          return [config.name, config.columns.map((column) => column.name)] as const;
-        }),
+      Object.values(pgSchema).flatMap((value) => {
+        if (!is(value, PgTable)) return [];
+        const config = pgTableConfig(value);
+        return [[config.name, config.columns.map((column) => column.name)] as const];
+      }),
     );
     for (const spec of migratedTables) {
       const expected = [...spec.columns.map(([c]) => c), ...(pgOnlyColumns[spec.name] ?? [])].sort();
@@ -104,6 +104,15 @@ describe("what registry migrate copies", () => {
       toDatabase: `sqlite:${join(moved, "registry.sqlite")}`,
     });
     expect(again).toMatchObject({ resumed: true, blobCount: { copied: 0, present: 48 } });
+
+    // Another registry cannot be poured into this one.
+    const other = await buildEmbeddedRegistry(join(root, "other"), 3);
+    await expect(
+      migrateRegistry({ from: other.dataDir, toDatabase: `sqlite:${join(moved, "registry.sqlite")}` }),
+    ).rejects.toMatchObject({
+      code: "REG_ERR_MIGRATE_TARGET_NOT_EMPTY",
+      message: expect.stringContaining(`holds a migration from another registry (${source.dataDir}`),
+    });
 
     const app = await buildRegistry({ dataDir: moved });
     try {

@@ -238,6 +238,27 @@ describePostgres("hookyard registry migrate", () => {
     expect((await counts(empty)).owners).toBe(0);
   });
 
+  it("refuses a second migration into a database another one is writing (REG_ERR_MIGRATE_TARGET_BUSY)", async () => {
+    const database = await (await cluster()).createDatabase();
+    const holder = new pg.Client({ connectionString: database });
+    await holder.connect();
+    try {
+      // What a running migration holds for as long as it runs.
+      await holder.query("SELECT pg_advisory_lock($1)", [0x68796d67]);
+      const { migrateRegistry } = await import("../../registry/migrate/migrate.js");
+      await expect(
+        migrateRegistry({
+          from: source.dataDir,
+          toDatabase: database,
+          toBlobs: `file:${join(workRoot, "target-6")}`,
+        }),
+      ).rejects.toMatchObject({ code: "REG_ERR_MIGRATE_TARGET_BUSY" });
+    } finally {
+      await holder.end();
+    }
+    expect(await marker(database)).toBeUndefined();
+  });
+
   it("refuses a source that a registry serves (REG_ERR_DATA_DIR_LOCKED)", async () => {
     const database = await (await cluster()).createDatabase();
     const serving = await buildRegistry({ dataDir: source.dataDir });
