@@ -79,7 +79,7 @@ export async function migrateRegistry(options: MigrateOptions): Promise<Migratio
         openBlobStoreFromUrl(blobs.location, blobs.tmpDir ? { tmpDir: blobs.tmpDir } : {});
       return await migrateInto(source, target, openBlobs, {
         database: database.kind === "postgres" ? describeDatabase(database.url) : `sqlite:${database.file}`,
-        blobs: describeBlobs(`file:${blobs.location.dir}`),
+        blobs: describeLocation(blobs.location),
         now,
         progress,
       });
@@ -89,6 +89,12 @@ export async function migrateRegistry(options: MigrateOptions): Promise<Migratio
   } finally {
     await source.close();
   }
+}
+
+/** A blobs location as the summary shows it (registry-s3's BlobsLocation also has `s3` ones). */
+function describeLocation(location: BlobsLocation): string {
+  if (location.kind === "file") return `file:${location.dir}`;
+  return describeBlobs(`s3://${(location as unknown as { bucket: string }).bucket}`);
 }
 
 function blobsOf(

@@ -6,7 +6,7 @@ import { RegistryError } from "../errors.js";
 import type { SearchRow, SigningKey, SourceRow } from "./source.js";
 import type { ColumnKind, TableSpec } from "./tables.js";
 import { type MigrationMarker, type MigrationTarget, markerTable } from "./target.js";
-import { differentKey } from "./target-errors.js";
+import { differentKey, writtenMeanwhile } from "./target-errors.js";
 
 /** Held by the migration's connection: a second migration to the same database is refused. */
 const migrationLockKey = 0x68796d67; // "hymg"
@@ -125,11 +125,18 @@ export class PgMigrationTarget implements MigrationTarget {
           for (const [i, value] of row.values.entries()) values.push(toPg(value, kinds[i] ?? "plain"));
           return `(${row.values.map((_, i) => `$${start + i + 1}`).join(", ")})`;
         });
-        await this.db.query(
-          `INSERT INTO ${table.name} (${table.columns.map(([name]) => name).join(", ")})
-           VALUES ${tuples.join(", ")} ON CONFLICT (${table.key.join(", ")}) DO NOTHING`,
-          values,
-        );
+        await this.db
+          .query(
+            `INSERT INTO ${table.name} (${table.columns.map(([name]) => name).join(", ")})
+             VALUES ${tuples.join(", ")}`,
+            values,
+          )
+          .catch((error: { code?: string }) => {
+            // unique_violation, foreign_key_violation: not this migration's rows.
+            if (error.code === "23505" || error.code === "23503")
+              throw writtenMeanwhile(this.description, table.name, error);
+            throw error;
+          });
       }
       await this.db.query(
         `UPDATE ${markerTable} SET progress = jsonb_set(progress, ARRAY[$1::text], to_jsonb($2::bigint)) WHERE id = 1`,

@@ -7,7 +7,7 @@ import { writePrivate } from "../signing.js";
 import type { SearchRow, SigningKey, SourceRow } from "./source.js";
 import type { TableSpec } from "./tables.js";
 import { type MigrationMarker, type MigrationTarget, markerTable } from "./target.js";
-import { differentKey } from "./target-errors.js";
+import { differentKey, writtenMeanwhile } from "./target-errors.js";
 
 const registryTables = [
   "owners",
@@ -96,17 +96,22 @@ export class SqliteMigrationTarget implements MigrationTarget {
   async insertRows(table: TableSpec, rows: readonly SourceRow[], lastRowid: number): Promise<void> {
     const names = table.columns.map(([name]) => `"${name}"`);
     const insert = this.client.prepare(
-      `INSERT INTO "${table.name}" (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})
-       ON CONFLICT DO NOTHING`,
+      `INSERT INTO "${table.name}" (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
     );
     const progress = this.client.prepare(
       `UPDATE ${markerTable} SET progress = json_set(progress, '$.' || ?, ?) WHERE id = 1`,
     );
-    this.client.transaction(() => {
-      // Same engine, same types: the values go in exactly as they were read.
-      for (const row of rows) insert.run(...row.values);
-      progress.run(table.name, lastRowid);
-    })();
+    try {
+      this.client.transaction(() => {
+        // Same engine, same types: the values go in exactly as they were read.
+        for (const row of rows) insert.run(...row.values);
+        progress.run(table.name, lastRowid);
+      })();
+    } catch (error) {
+      if (String((error as { code?: string }).code).startsWith("SQLITE_CONSTRAINT"))
+        throw writtenMeanwhile(this.description, table.name, error);
+      throw error;
+    }
   }
 
   async replaceSearch(rows: readonly SearchRow[]): Promise<void> {

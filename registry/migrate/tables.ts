@@ -13,8 +13,6 @@ export type ColumnKind = "plain" | "boolean" | "json";
 export interface TableSpec {
   name: string;
   columns: ReadonlyArray<readonly [column: string, kind: ColumnKind]>;
-  /** The primary key's columns: a row copied twice (a resumed batch) is skipped, not doubled. */
-  key: readonly string[];
   /** A serial id column whose PostgreSQL sequence must continue after the copied ids. */
   serial?: string;
 }
@@ -22,7 +20,7 @@ export interface TableSpec {
 const plain = (...names: string[]) => names.map((name) => [name, "plain"] as const);
 
 export const migratedTables: readonly TableSpec[] = [
-  { name: "owners", columns: plain("id", "name", "created_at"), key: ["id"], serial: "id" },
+  { name: "owners", columns: plain("id", "name", "created_at"), serial: "id" },
   {
     name: "tokens",
     // PostgreSQL's `seq` (insertion order) is left to its sequence: rows are copied in rowid order.
@@ -36,20 +34,17 @@ export const migratedTables: readonly TableSpec[] = [
       "expires_at",
       "revoked_at",
     ),
-    key: ["id"],
   },
   {
     name: "packages",
     columns: plain("id", "name", "skeleton", "created_at", "downloads"),
-    key: ["id"],
     serial: "id",
   },
   {
     name: "package_owners",
     columns: plain("package_id", "owner_id", "added_at"),
-    key: ["package_id", "owner_id"],
   },
-  { name: "scope_owners", columns: plain("scope", "owner_id", "added_at"), key: ["scope", "owner_id"] },
+  { name: "scope_owners", columns: plain("scope", "owner_id", "added_at") },
   {
     name: "versions",
     columns: [
@@ -61,33 +56,29 @@ export const migratedTables: readonly TableSpec[] = [
       ["effects", "json"],
       ...plain("readme", "published_at", "published_by", "signature", "key_id"),
     ],
-    key: ["id"],
     serial: "id",
   },
-  { name: "yanks", columns: plain("version_id", "reason", "yanked_at", "owner_id"), key: ["version_id"] },
+  { name: "yanks", columns: plain("version_id", "reason", "yanked_at", "owner_id") },
   {
     name: "deprecations",
     columns: plain("version_id", "message", "deprecated_at", "owner_id"),
-    key: ["version_id"],
   },
   {
     name: "advisories",
     columns: plain("id", "package_name", "range", "severity", "text", "created_at", "created_by"),
-    key: ["id"],
     serial: "id",
   },
-  { name: "download_counts", columns: plain("version_id", "day", "count"), key: ["version_id", "day"] },
+  { name: "download_counts", columns: plain("version_id", "day", "count") },
   {
     name: "audit_log",
     columns: [...plain("id", "at", "actor", "token_id", "action", "subject"), ["details", "json"]],
-    key: ["id"],
     serial: "id",
   },
 ];
 
 /**
  * Tables of an sqlite registry that are not copied row by row: the search index, rebuilt on the
- * target from the source's rows (search-rows.ts); FTS5's own shadow tables; drizzle's and sqlite's
+ * target from the source's index rows; FTS5's own shadow tables; drizzle's and sqlite's
  * bookkeeping; and the marker a migration leaves in a target (an sqlite target may be migrated on).
  */
 export const notCopiedTables: ReadonlySet<string> = new Set([

@@ -130,4 +130,36 @@ describe("what registry migrate copies", () => {
       await app.close();
     }
   });
+  it("a registry served on the target before the migration finished makes the rerun fail loudly, not mix two registries", async () => {
+    const root = await tempDir();
+    const source = await buildEmbeddedRegistry(join(root, "source"), 6);
+    const target = `sqlite:${join(root, "moved", "registry.sqlite")}`;
+    const interrupted = migrateRegistry({
+      from: source.dataDir,
+      toDatabase: target,
+      onProgress: (progress) => {
+        if (progress.phase === "blobs") throw new Error("interrupted");
+      },
+    });
+    await expect(interrupted).rejects.toThrow("interrupted");
+    // Too early: it finds no token, so it makes an admin of its own.
+    const early = await buildRegistry({ dataDir: join(root, "moved") });
+    expect(early.registry.initialAdminToken).toBeDefined();
+    await early.close();
+    await expect(migrateRegistry({ from: source.dataDir, toDatabase: target })).rejects.toMatchObject({
+      code: "REG_ERR_MIGRATE_VERIFY",
+      message: expect.stringContaining("a row of owners is already in"),
+    });
+  });
+
+  it("keeps the tarballs in place when --to-blobs is the source's own blobs/, still checking each", async () => {
+    const root = await tempDir();
+    const source = await buildEmbeddedRegistry(join(root, "source"), 12);
+    const summary = await migrateRegistry({
+      from: source.dataDir,
+      toDatabase: `sqlite:${join(root, "moved", "registry.sqlite")}`,
+      toBlobs: `file:${join(source.dataDir, "blobs")}`,
+    });
+    expect(summary.blobCount).toEqual({ total: 16, copied: 0, present: 16 });
+  });
 });
