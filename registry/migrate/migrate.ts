@@ -63,6 +63,13 @@ export async function migrateRegistry(options: MigrateOptions): Promise<Migratio
   const blobs = blobsOf(database, options.toBlobs);
   const source = await MigrationSource.open(options.from);
   try {
+    const unfinished = source.unfinishedMigration();
+    if (unfinished) {
+      throw new RegistryError(
+        "REG_ERR_MIGRATE_OPTIONS",
+        `${source.root} is itself the target of a migration from ${unfinished} that has not finished: finish that one first (run it again)`,
+      );
+    }
     const unknown = unknownTables(source.tables());
     if (unknown.length > 0) {
       throw new RegistryError(
@@ -197,6 +204,14 @@ async function migrateInto(
   const indexed = await target.count("package_search");
   if (indexed !== searchRows.length)
     wrong.push(`package_search: ${searchRows.length} in the source, ${indexed} in the target`);
+  // Checked whole when written; what could happen since is a delete (a serve's start-up sweep).
+  const gone = [];
+  for (const [integrity, versions] of named)
+    if ((await targetBlobs.revision(integrity)) === undefined) gone.push(...versions);
+  if (gone.length > 0)
+    wrong.push(
+      `the tarballs of ${gone.slice(0, 5).join(", ")}${gone.length > 5 ? ", …" : ""} are gone from the target`,
+    );
   if (wrong.length > 0) {
     throw new RegistryError(
       "REG_ERR_MIGRATE_VERIFY",

@@ -9,6 +9,7 @@ import { lockDataDir } from "../data/serve-lock.js";
 import { openDatabase, type RegistryDatabase } from "../db/open.js";
 import { RegistryError } from "../errors.js";
 import type { TableSpec } from "./tables.js";
+import { markerTable } from "./target.js";
 
 /** One row of a table, its values in the spec's column order, and where it is (sqlite's rowid). */
 export interface SourceRow {
@@ -78,6 +79,15 @@ export class MigrationSource {
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all() as Array<{ name: string }>;
     return rows.map((row) => row.name);
+  }
+
+  /** The source named by an unfinished migration into this data dir (an sqlite target), if any. */
+  unfinishedMigration(): string | undefined {
+    if (!this.tables().includes(markerTable)) return undefined;
+    const row = this.client.prepare(`SELECT source, state FROM ${markerTable} WHERE id = 1`).get() as
+      | { source: string; state: string }
+      | undefined;
+    return row && row.state !== "done" ? row.source : undefined;
   }
 
   count(table: string): number {

@@ -1,9 +1,11 @@
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { is } from "drizzle-orm";
 import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { buildRegistry } from "../../registry/app.js";
+import { FsBlobStore } from "../../registry/blobs/fs-blob-store.js";
 import { openStoreFromUrl } from "../../registry/database-url.js";
 import { openDatabase } from "../../registry/db/open.js";
 import * as pgSchema from "../../registry/db/pg/schema.js";
@@ -142,6 +144,16 @@ describe("what registry migrate copies", () => {
       },
     });
     await expect(interrupted).rejects.toThrow("interrupted");
+    // A half-done target is no source.
+    await expect(
+      migrateRegistry({
+        from: join(root, "moved"),
+        toDatabase: `sqlite:${join(root, "again", "registry.sqlite")}`,
+      }),
+    ).rejects.toMatchObject({
+      code: "REG_ERR_MIGRATE_OPTIONS",
+      message: expect.stringContaining("has not finished"),
+    });
     // Too early: it finds no token, so it makes an admin of its own.
     const early = await buildRegistry({ dataDir: join(root, "moved") });
     expect(early.registry.initialAdminToken).toBeDefined();
@@ -162,4 +174,36 @@ describe("what registry migrate copies", () => {
     });
     expect(summary.blobCount).toEqual({ total: 16, copied: 0, present: 16 });
   });
+  it("a tarball deleted from the target before the end (as a serve's sweep would) fails the check, naming the version", async () => {
+    const root = await tempDir();
+    const source = await buildEmbeddedRegistry(join(root, "source"), 4);
+    const version = await readVersion(source.dataDir, "hook-2", "1.0.0");
+    const blobs = new FsBlobStore(join(root, "moved", "blobs"), join(root, "moved", "tmp"));
+    const target = `sqlite:${join(root, "moved", "registry.sqlite")}`;
+    const sweptMeanwhile = migrateRegistry({
+      from: source.dataDir,
+      toDatabase: target,
+      onProgress: (progress) => {
+        if (progress.phase === "search") rmSync(blobs.fileOf(version.integrity));
+      },
+    });
+    await expect(sweptMeanwhile).rejects.toMatchObject({
+      code: "REG_ERR_MIGRATE_VERIFY",
+      message: expect.stringContaining("the tarballs of hook-2@1.0.0 are gone from the target"),
+    });
+    // Run again, it puts the tarball back and finishes.
+    const summary = await migrateRegistry({ from: source.dataDir, toDatabase: target });
+    expect(summary.blobCount).toMatchObject({ copied: 1, present: 5 });
+  });
 });
+
+async function readVersion(dataDir: string, name: string, version: string) {
+  const store = await openStoreFromUrl({ kind: "sqlite", file: join(dataDir, "registry.sqlite") });
+  try {
+    const found = await store.getVersion(name, version);
+    if (!found) throw new Error(`no ${name}@${version}`);
+    return found;
+  } finally {
+    await store.close();
+  }
+}
