@@ -78,6 +78,7 @@ const catalogue = {
   REG_ERR_MIGRATE_BLOB_MISSING: [500, "A source tarball is missing"],
   REG_ERR_MIGRATE_VERIFY: [500, "The target does not hold what was copied"],
   REG_ERR_MIGRATE_UNKNOWN_TABLE: [500, "The source has a table this hookyard cannot migrate"],
+  REG_ERR_MIGRATE_UNFINISHED: [500, "A migration into this database has not finished"],
   REG_ERR_MIGRATE_OPTIONS: [500, "The migration's source or target is not usable as given"],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -132,7 +132,7 @@ describe("what registry migrate copies", () => {
       await app.close();
     }
   });
-  it("a registry served on the target before the migration finished makes the rerun fail loudly, not mix two registries", async () => {
+  it("an unfinished target cannot be served, and a row written into it meanwhile makes the rerun fail loudly, not mix two registries", async () => {
     const root = await tempDir();
     const source = await buildEmbeddedRegistry(join(root, "source"), 6);
     const target = `sqlite:${join(root, "moved", "registry.sqlite")}`;
@@ -154,10 +154,19 @@ describe("what registry migrate copies", () => {
       code: "REG_ERR_MIGRATE_OPTIONS",
       message: expect.stringContaining("has not finished"),
     });
-    // Too early: it finds no token, so it makes an admin of its own.
-    const early = await buildRegistry({ dataDir: join(root, "moved") });
-    expect(early.registry.initialAdminToken).toBeDefined();
-    await early.close();
+    // Serving it now is refused: it would sweep the copied tarballs and make an admin of its own.
+    await expect(buildRegistry({ dataDir: join(root, "moved") })).rejects.toMatchObject({
+      code: "REG_ERR_MIGRATE_UNFINISHED",
+      message: expect.stringContaining(
+        `from ${source.dataDir} that has not finished: run that command again`,
+      ),
+    });
+    // Something else writes to it anyway (by hand): the rerun stops at the collision.
+    const byHand = new Database(join(root, "moved", "registry.sqlite"));
+    byHand
+      .prepare("INSERT INTO owners (id, name, created_at) VALUES (1, 'mallory', '2026-11-02T12:00:00.000Z')")
+      .run();
+    byHand.close();
     await expect(migrateRegistry({ from: source.dataDir, toDatabase: target })).rejects.toMatchObject({
       code: "REG_ERR_MIGRATE_VERIFY",
       message: expect.stringContaining("a row of owners is already in"),

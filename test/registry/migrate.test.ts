@@ -198,6 +198,19 @@ describePostgres("hookyard registry migrate", () => {
     expect(partial.yanks).toBe(0);
     expect(await marker(database)).toEqual({ state: "copying" });
 
+    const early = refusal(
+      await hookyard(
+        ["registry", "serve", "--data", join(workRoot, "target-2"), "--database", database, "--port", "0"],
+        {
+          cwd: workRoot,
+        },
+      ),
+    );
+    expect(early).toMatch(
+      /that has not finished: run that command again to finish it, then serve \(REG_ERR_MIGRATE_UNFINISHED\)$/,
+    );
+    expect(await counts(database)).toEqual(partial);
+
     const rerun = await hookyard([...migrateArgs(source.dataDir, database, blobs), "--json"], {
       cwd: workRoot,
     });
