@@ -222,7 +222,7 @@ function bucketError(location: Extract<BlobsLocation, { kind: "s3" }>, error: un
   if (status === 401 || status === 403) {
     return new RegistryError(
       "REG_ERR_BLOBS_AUTH",
-      `${where} refused the credentials (HTTP ${status}${name && name !== "Forbidden" ? `, ${name}` : ""}) (check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE, and that they may read and write the bucket)`,
+      `${where} refused the credentials (HTTP ${status}${namedError(name)}) (check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or AWS_PROFILE, and that they may read and write the bucket)`,
       { cause: error },
     );
   }
@@ -244,11 +244,16 @@ function bucketError(location: Extract<BlobsLocation, { kind: "s3" }>, error: un
     name === "TimeoutError" || name === "AbortError"
       ? `no answer within ${startCheckMs / 1000} s`
       : status
-        ? `HTTP ${status}${name ? ` ${name}` : ""}`
+        ? `HTTP ${status}${namedError(name)}`
         : (code ?? message ?? String(error));
   return new RegistryError(
     "REG_ERR_BLOBS_UNREACHABLE",
     `cannot reach ${where}: ${why} (check the endpoint and region, and that the server is up)`,
     { cause: error },
   );
+}
+
+/** The S3 error's name when it says more than the status (a HEAD has no body to name one). */
+function namedError(name: string | undefined): string {
+  return name && !["Unknown", "Forbidden", "NotFound", "Error"].includes(name) ? `, ${name}` : "";
 }

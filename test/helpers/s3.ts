@@ -11,9 +11,9 @@ import { processWaitMs } from "./timeouts.js";
 /**
  * The registry's S3 tests run against s3rver (an npm devDependency): nothing S3-compatible that
  * is more real installs here offline (Debian has only radosgw, which needs a Ceph cluster; MinIO,
- * SeaweedFS, Garage and moto are not packaged). It checks the access key and the SigV4
- * signature of every request, caps a list page at 1,000 keys and pages with continuation tokens
- * as S3 does. It makes those tokens with DES, which Node's OpenSSL 3 has only in its legacy
+ * SeaweedFS, Garage and moto are not packaged). It checks the access key id of every request
+ * (not a SigV4 signature, nor Content-MD5: it does not implement those checks), caps a list
+ * page at 1,000 keys and pages with continuation tokens as S3 does. It makes those tokens with DES, which Node's OpenSSL 3 has only in its legacy
  * provider: hence a process of its own, started with --openssl-legacy-provider.
  */
 export const s3Credentials: S3Credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
