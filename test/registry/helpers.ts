@@ -153,30 +153,31 @@ function withTestCredentials(blobs: string | BlobsLocation): string | BlobsLocat
  * with write access to the bucket would: a file, or a bucket's key.
  */
 async function rawPlace(reg: TestRegistry, integrity: string) {
-  if (!reg.blobs) return { file: (reg.app.registry.blobs as FsBlobStore).fileOf(integrity) } as const;
+  if (!reg.blobs)
+    return { kind: "file", file: (reg.app.registry.blobs as FsBlobStore).fileOf(integrity) } as const;
   const { bucket } = parseBlobsUrl(reg.blobs) as { bucket: string };
   const key = (reg.app.registry.blobs as S3BlobStore).keyOf(integrity);
-  return { bucket, key, client: (await s3()).client } as const;
+  return { kind: "s3", bucket, key, client: (await s3()).client } as const;
 }
 
 /** Writes `bytes` over the stored blob (through the SDK for a bucket), not through the registry. */
 export async function overwriteBlob(reg: TestRegistry, integrity: string, bytes: Buffer): Promise<void> {
   const place = await rawPlace(reg, integrity);
-  if ("file" in place) return writeFile(place.file, bytes);
+  if (place.kind === "file") return writeFile(place.file, bytes);
   await place.client.send(new PutObjectCommand({ Bucket: place.bucket, Key: place.key, Body: bytes }));
 }
 
 /** Removes the stored blob behind the registry's back. */
 export async function removeBlob(reg: TestRegistry, integrity: string): Promise<void> {
   const place = await rawPlace(reg, integrity);
-  if ("file" in place) return rm(place.file);
+  if (place.kind === "file") return rm(place.file);
   await place.client.send(new DeleteObjectCommand({ Bucket: place.bucket, Key: place.key }));
 }
 
 /** The stored blob's bytes as stored, read behind the registry's back. */
 export async function rawBlob(reg: TestRegistry, integrity: string): Promise<Buffer> {
   const place = await rawPlace(reg, integrity);
-  if ("file" in place) return readFile(place.file);
+  if (place.kind === "file") return readFile(place.file);
   const answer = await place.client.send(new GetObjectCommand({ Bucket: place.bucket, Key: place.key }));
   return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
 }
