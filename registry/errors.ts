@@ -72,6 +72,7 @@ const catalogue = {
   REG_ERR_BLOBS_URL: [500, "The blobs URL is not one hookyard can open"],
   REG_ERR_BLOBS_UNREACHABLE: [500, "The blob storage cannot be reached, or has no such bucket"],
   REG_ERR_BLOBS_AUTH: [500, "The blob storage refused the credentials"],
+  REG_ERR_BLOBS_IN_USE: [500, "The bucket prefix holds another registry's tarballs"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RegistryErrorCode = keyof typeof catalogue;
