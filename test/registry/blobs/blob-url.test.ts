@@ -28,7 +28,7 @@ describe("parseBlobsUrl", () => {
       prefix: "",
       forcePathStyle: false,
     });
-    expect(parseBlobsUrl("s3://hooks/a%20b/").prefix).toBe("a b/");
+    expect(parseBlobsUrl("s3://hooks/a%20b/")).toMatchObject({ prefix: "a b/" });
   });
 
   it("reads file:<dir> as an absolute directory", () => {
