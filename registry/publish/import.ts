@@ -45,10 +45,7 @@ export async function importVersions(
       authorizePublish({ tokenId: "", owner: item.publisher.owner, scope: "publish" }, facts),
     );
   } catch (error) {
-    await discardUnnamedBlobs(
-      ctx,
-      prepared.map(({ integrity }) => integrity),
-    );
+    await discardUnnamedBlobs(ctx, prepared);
     throw error;
   }
 }

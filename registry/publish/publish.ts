@@ -48,7 +48,7 @@ export async function publishVersion(ctx: RegistryContext, request: PublishReque
       }
       return record as VersionRecord;
     } catch (error) {
-      await discardUnnamedBlobs(ctx, [prepared.integrity]);
+      await discardUnnamedBlobs(ctx, [prepared]);
       throw error;
     }
   });
@@ -89,18 +89,21 @@ export async function prepareVersion(
 }
 
 /**
- * After a failed commit: the blobs no version row names are removed, in a registry of one process
- * (the same bytes published at once in this process wait on ctx.blobLocks). On a shared store
- * they stay: identical bytes are the same name@version, which another process may be committing
- * right now, and deleting them would leave its row without its tarball. The start-up sweep of a
- * process that starts alone removes them (data/sweep.ts).
+ * After a failed commit: the blobs no version row names are removed (each integrity is one
+ * name@version's bytes, since the manifest inside names it). In a registry of one process that is
+ * always safe: the same bytes published at once here wait on ctx.blobLocks. On a shared store
+ * another process may be committing these very bytes, so a blob stays unless its version's row
+ * already exists with other bytes (versions are never replaced, so these can never be committed:
+ * the loser of a race removes its own); the start-up sweep of a process that starts alone removes
+ * the rest (data/sweep.ts).
  */
 export async function discardUnnamedBlobs(
   ctx: Pick<RegistryContext, "store" | "blobs">,
-  integrities: readonly string[],
+  versions: readonly Pick<NewVersion, "name" | "version" | "integrity">[],
 ): Promise<void> {
-  if (ctx.store.shared) return;
-  for (const integrity of integrities) {
-    if (!(await ctx.store.hasIntegrity(integrity))) await ctx.blobs.delete(integrity);
+  for (const { name, version, integrity } of versions) {
+    if (await ctx.store.hasIntegrity(integrity)) continue;
+    if (ctx.store.shared && !(await ctx.store.getVersion(name, version))) continue;
+    await ctx.blobs.delete(integrity);
   }
 }

@@ -22,7 +22,7 @@ export default {
     {
       flags: "--to-blobs <url>",
       description:
-        "where the tarballs go: file:<dir> (the blobs/ folder of the --data every serve process uses); needed for PostgreSQL, for sqlite the blobs/ beside the file",
+        "where the tarballs go: file:<dir> (the blobs/ folder of the --data every serve process uses) or s3://bucket[/prefix]?endpoint=…&region=… (as for serve --blobs); needed for PostgreSQL, for sqlite the blobs/ beside the file",
     },
     { flags: "--json", description: "print the summary as JSON" },
   ],

@@ -237,8 +237,8 @@ describeEachBackend("a publish is refused, with nothing stored", () => {
   });
 });
 
-describeEachBackend("a publish that fails after its blob was stored", () => {
-  it("removes the blob again and commits nothing", async () => {
+describeEachBackend("a publish that fails after its blob was stored", (backend) => {
+  it("commits nothing, and removes the blob again where no other process could be committing it", async () => {
     let fail = true;
     const reg = await startRegistry({
       hooks: {
@@ -253,7 +253,15 @@ describeEachBackend("a publish that fails after its blob was stored", () => {
     expect(answer.status).toBe(500);
     expect(answer.json.error.code).toBe("REG_ERR_INTERNAL");
     expect(answer.json.error.message).not.toContain("disk on fire");
-    expect(await storedState(reg)).toEqual(before);
+    const after = await storedState(reg);
+    if (backend === "sqlite") expect(after).toEqual(before);
+    else {
+      // Another process on the database may be publishing these very bytes: the blob stays, unserved,
+      // for the sweep of a start that runs alone.
+      expect({ ...after, blobs: before.blobs, objects: before.objects }).toEqual(before);
+      expect(after.blobs).toHaveLength(before.blobs.length + 1);
+    }
+    expect((await reg.call("/v1/packages/guard/1.0.0/tarball")).status).toBe(404);
     fail = false;
     expect((await publish(reg, reg.admin, tarball, "guard")).status).toBe(201);
   });
