@@ -3,10 +3,11 @@ import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { defaultTarballLimits, type TarballLimits } from "../package/tarball/inspect.js";
 import { issueToken } from "./access/tokens.js";
-import { FsBlobStore } from "./blobs/fs-blob-store.js";
+import type { BlobStore } from "./blobs/blob-store.js";
+import { type BlobsLocation, openBlobStoreFromUrl, parseBlobsUrl } from "./blobs/blob-url.js";
 import { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { RegistryContext, RegistryHooks } from "./context.js";
-import { clearTmp, prepareDataDir } from "./data/data-dir.js";
+import { prepareDataDir } from "./data/data-dir.js";
 import { DownloadCounter } from "./data/downloads.js";
 import { KeyedLock } from "./data/keyed-lock.js";
 import { lockEmbedded } from "./data/serve-lock.js";
@@ -63,6 +64,12 @@ export interface RegistryOptions {
    * then kept in the database and the data dir holds only the blobs.
    */
   database?: string | DatabaseLocation;
+  /**
+   * Where the tarballs live, when not the data dir's blobs/: `file:<dir>` or
+   * `s3://bucket[/prefix]?endpoint=…` (blobs/blob-url.ts). With PostgreSQL and S3 the data dir
+   * holds nothing that processes share.
+   */
+  blobs?: string | BlobsLocation;
   /** pino JSON logs; off unless given. */
   logger?: RegistryLoggerOptions | false;
   limits?: Partial<RegistryLimits>;
@@ -122,26 +129,42 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
   const dataDir = await prepareDataDir(options.dataDir);
   const database =
     typeof options.database === "string" ? parseDatabaseUrl(options.database) : options.database;
+  const blobsAt = typeof options.blobs === "string" ? parseBlobsUrl(options.blobs) : options.blobs;
   // An embedded registry is one process; on PostgreSQL any number share the database.
   const unlock = await lockEmbedded(dataDir.root, database);
   let store: RegistryStore;
+  let blobs: BlobStore;
   try {
-    store = await openStoreFromUrl(database ?? { kind: "sqlite", file: dataDir.database });
+    // The bucket is checked first: it costs no connection to keep open if it is refused.
+    blobs = blobsAt
+      ? await openBlobStoreFromUrl(blobsAt)
+      : await openBlobStoreFromUrl({ kind: "file", dir: dataDir.blobs }, { tmpDir: dataDir.tmp });
   } catch (error) {
     await unlock();
     throw error;
   }
+  try {
+    store = await openStoreFromUrl(database ?? { kind: "sqlite", file: dataDir.database });
+  } catch (error) {
+    blobs.close?.();
+    await unlock();
+    throw error;
+  }
+  const release = () => {
+    blobs.close?.();
+    return store.close().finally(unlock);
+  };
   let app: FastifyInstance | undefined;
   try {
     const signer =
       (await loadOrCreateSharedSigner((create) =>
         store.sharedSetting("signing_key", create, now().toISOString()),
       )) ?? (await loadOrCreateSigner(dataDir.signingKey));
-    const blobs = new FsBlobStore(dataDir.blobs, dataDir.tmp);
     // Another process's publish in flight is a blob without its row yet: sweep only when alone.
     // The first admin token is made there too, so two first starts on one database make one.
     const { sweptBlobs, initialAdminToken } = (await store.whileAlone(async () => {
-      await clearTmp(dataDir);
+      // Half-written blobs in a file store's temp folder; an S3 put is atomic and leaves none.
+      await blobs.clearPartial?.();
       return {
         sweptBlobs: await sweepOrphanBlobs(store, blobs),
         initialAdminToken: await firstAdminToken(store, now()),
@@ -188,13 +211,13 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
       try {
         await downloads.close();
       } finally {
-        await store.close().finally(unlock);
+        await release();
       }
     });
     await configure(app, handle, rates);
     return app as Registry;
   } catch (error) {
-    await (app ? app.close() : store.close().finally(unlock));
+    await (app ? app.close() : release());
     throw error;
   }
 }

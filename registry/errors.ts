@@ -69,6 +69,9 @@ const catalogue = {
   REG_ERR_DATABASE_UNREACHABLE: [500, "The database server cannot be reached"],
   REG_ERR_DATABASE_AUTH: [500, "The database server refused the credentials"],
   REG_ERR_DATA_DIR_LOCKED: [500, "Another registry process serves this data directory"],
+  REG_ERR_BLOBS_URL: [500, "The blobs URL is not one hookyard can open"],
+  REG_ERR_BLOBS_UNREACHABLE: [500, "The blob storage cannot be reached, or has no such bucket"],
+  REG_ERR_BLOBS_AUTH: [500, "The blob storage refused the credentials"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RegistryErrorCode = keyof typeof catalogue;

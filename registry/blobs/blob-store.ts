@@ -1,6 +1,6 @@
 /**
  * Tarball bytes, addressed by their SRI sha512 integrity. The filesystem store is the embedded
- * default; an S3-compatible one can implement the same interface (DESIGN §9).
+ * default; s3-blob-store.ts keeps them in an S3-compatible bucket (DESIGN §9).
  */
 export interface BlobStore {
   /**
@@ -18,6 +18,13 @@ export interface BlobStore {
   delete(integrity: string): Promise<void>;
   /** Every stored integrity (for the start-up sweep of orphans). */
   list(): Promise<string[]>;
+  /**
+   * Removes what a killed process left half-written (a file store's temp files); at start, only
+   * while no other process can be writing. A store whose puts are atomic (S3) has none.
+   */
+  clearPartial?(): Promise<void>;
+  /** Releases connections, when the store holds any. */
+  close?(): void;
 }
 
 export interface StoredBlob {
