@@ -22,7 +22,8 @@ export const searchConnections = 4;
 export const searchMinCalls = 20;
 export const searchOvertimeMs = 30_000;
 export const warmupMs = 1_000;
-export const durationMs = 5_000;
+/** HOOKYARD_BENCH_REGISTRY_SECONDS shortens the measured window (a quick run while developing). */
+export const durationMs = Number(process.env.HOOKYARD_BENCH_REGISTRY_SECONDS ?? 5) * 1_000;
 /** About the size of a hookyard package document with five versions. */
 export const ceilingBodyBytes = 5_000;
 
@@ -53,7 +54,10 @@ export async function measurePeers(
   const { corpus, queries, publishes } = work;
   const at = (i: number) => corpus[(i * stride) % corpus.length] as PackedVersion[];
   const common = { warmupMs, durationMs };
-  const server = (peer: Peer) => ({ port: peer.server.port, serverPid: peer.server.pid });
+  const server = (peer: Peer) => ({
+    ports: peer.servers.map((s) => s.port),
+    serverPids: peer.servers.map((s) => s.pid),
+  });
   // Reads warm up until each document, or each tarball, was asked for once: a registry serves the
   // same bytes again and again, and a cold first pass is not its steady state.
   const versionCount = corpus.reduce((sum, versions) => sum + versions.length, 0);
@@ -93,7 +97,7 @@ export async function measurePeers(
       runLoadInThread(
         {
           ...common,
-          port: peer.server.port,
+          ports: server(peer).ports,
           connections: searchConnections,
           minCalls: searchMinCalls,
           overtimeMs: searchOvertimeMs,
@@ -108,7 +112,7 @@ export async function measurePeers(
       return runLoadInThread(
         {
           ...common,
-          port: peer.server.port,
+          ports: server(peer).ports,
           connections: 1,
           maxCalls: calls.length,
           calls,
@@ -155,7 +159,7 @@ export async function measureCeiling(cleanup: Cleanup, log: (line: string) => vo
   try {
     const result = await runLoadInThread(
       {
-        port,
+        ports: [port],
         connections: readConnections,
         warmupMs,
         durationMs,
