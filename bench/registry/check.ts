@@ -21,10 +21,7 @@ async function checkServer(
   const first = versions[0] as PackedVersion;
   const name = first.pkg.name;
   const fail = (what: string) =>
-    new BenchError(
-      "BENCH_ERR_CHECK",
-      `${server.label} ${what}; server output:\n${server.output().trim()}`,
-    );
+    new BenchError("BENCH_ERR_CHECK", `${server.label} ${what}; server output:\n${server.output().trim()}`);
   const get = (path: string) => sendOnce(server.port, { method: "GET", path });
 
   const doc = await get(peer.metadataPath(name));

@@ -22,6 +22,8 @@ export const searchConnections = 4;
 export const searchMinCalls = 20;
 export const searchOvertimeMs = 30_000;
 export const warmupMs = 1_000;
+/** The read warm-up visits every document or tarball once, but for no longer than this. */
+export const warmupMaxMs = 15_000;
 /** HOOKYARD_BENCH_REGISTRY_SECONDS shortens the measured window (a quick run while developing). */
 export const durationMs = Number(process.env.HOOKYARD_BENCH_REGISTRY_SECONDS ?? 5) * 1_000;
 /** About the size of a hookyard package document with five versions. */
@@ -53,7 +55,7 @@ export async function measurePeers(
 ): Promise<Map<Peer, ScenarioResults>> {
   const { corpus, queries, publishes } = work;
   const at = (i: number) => corpus[(i * stride) % corpus.length] as PackedVersion[];
-  const common = { warmupMs, durationMs };
+  const common = { warmupMs, warmupMaxMs, durationMs };
   const server = (peer: Peer) => ({
     ports: peer.servers.map((s) => s.port),
     serverPids: peer.servers.map((s) => s.pid),

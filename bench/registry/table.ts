@@ -9,6 +9,7 @@ import {
   searchConnections,
   searchMinCalls,
   searchOvertimeMs,
+  warmupMaxMs,
   warmupMs,
 } from "./scenarios.js";
 
@@ -139,7 +140,7 @@ export function footerLines(
   const lines = [
     `columns: ${columns.map((c) => `${c.short} = ${c.label}`).join("; ")}.`,
     `(Nx): how many times hookyard is better than Verdaccio (more req/s, or less CPU). Each row: a warm-up of ${warmupMs / 1000} s` +
-      ` (reads: after each package document, or each tarball, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
+      ` (reads: after each package document, or each tarball, was asked for once, or ${warmupMaxMs / 1000} s), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
       ` search over ${searchConnections} connections, ${queryCount} queries mixing names, words and word pairs, going` +
       ` on past ${durationMs / 1000} s until ${searchMinCalls} answers (at most ${searchOvertimeMs / 1000} s more,` +
       " since Verdaccio reads every package per query); publish one at a time, a new version of a seeded package.",

@@ -152,4 +152,3 @@ async function postgresIds(): Promise<[number, number]> {
   const { stdout: group } = await run("id", ["-g", "postgres"]);
   return [Number(stdout.trim()), Number(group.trim())];
 }
-

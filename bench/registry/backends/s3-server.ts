@@ -15,6 +15,9 @@ export const s3Env: Record<string, string> = {
 
 export interface BenchS3 {
   server: RunningServer;
+  /** Where s3rver keeps its buckets, one directory each. */
+  objectsDir: string;
+  bucket: string;
   /** The blobs URL of the bucket, as `registry serve --blobs` takes it. */
   blobsUrl: string;
 }
@@ -46,5 +49,10 @@ export async function startS3(root: string, port: number, cleanup: Cleanup): Pro
     cleanup,
   );
   const endpoint = encodeURIComponent(`http://127.0.0.1:${port}`);
-  return { server, blobsUrl: `s3://${bucket}?endpoint=${endpoint}&region=us-east-1` };
+  return {
+    server,
+    objectsDir: join(root, "objects"),
+    bucket,
+    blobsUrl: `s3://${bucket}?endpoint=${endpoint}&region=us-east-1`,
+  };
 }

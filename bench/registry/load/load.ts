@@ -32,6 +32,11 @@ export interface LoadOptions {
    * collected in the next second or so, which would otherwise land in the measured window.
    */
   warmupCalls?: number;
+  /**
+   * The count warm-up ends after this long even if not every call was sent: a server that answers
+   * a few hundred a second (tarballs from an S3 emulator) would take minutes to visit them all.
+   */
+  warmupMaxMs?: number;
   durationMs: number;
   /** Send at most this many calls, warm-up included (a publish uses up a prepared version). */
   maxCalls?: number;
@@ -151,7 +156,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const connection = async () => {
     while (goOn()) {
-      if (warmupCalls > 0 && next === warmupCalls) {
+      const warmedUp =
+        next >= warmupCalls || performance.now() - start > (options.warmupMaxMs ?? Number.POSITIVE_INFINITY);
+      if (warmupCalls > 0 && measureFrom === Number.POSITIVE_INFINITY && warmedUp) {
         // The count warm-up ended: measuring starts after warmupMs more.
         measureFrom = performance.now() + options.warmupMs;
         stopAt = measureFrom + options.durationMs;
