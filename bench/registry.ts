@@ -18,6 +18,7 @@ import { type Cleanup, withCleanup } from "./registry/cleanup.js";
 import { corpusPackages, searchQueries } from "./registry/corpus.js";
 import { seedHookyard } from "./registry/hookyard/hookyard-seed.js";
 import { type HookyardStorage, hookyardPeer, startHookyard } from "./registry/hookyard/hookyard-server.js";
+import { seedHookyardInThread } from "./registry/hookyard/seed-thread.js";
 import { mapLimit } from "./registry/map-limit.js";
 import { packCorpus, packVersion } from "./registry/packed-corpus.js";
 import type { Peer } from "./registry/peer.js";
@@ -126,7 +127,7 @@ export async function run(): Promise<void> {
       ),
       timed(
         "hookyard PostgreSQL",
-        seedHookyard(
+        seedHookyardInThread(
           seeded,
           corpus,
           (done, total) => log(`hookyard PostgreSQL: seeded ${done}/${total} versions`),
@@ -178,16 +179,13 @@ export async function run(): Promise<void> {
     ];
 
     const install = await installing;
-    const embeddedServer = await startHookyard(
-      "hookyard (sqlite)",
-      { dataDir: embeddedDir },
-      await freePort(),
-      cleanup,
-    );
+    // Every registry starts side by side (each start sweeps its 50,000 blobs); a column's processes in turn.
+    const [embeddedServer, postgres, verdaccioServer] = await Promise.all([
+      freePort().then((port) => startHookyard("hookyard (sqlite)", { dataDir: embeddedDir }, port, cleanup)),
+      Promise.all(specs.map((spec) => startProcesses(spec, pgToken, cleanup))),
+      startVerdaccio(install, config, verdaccioRoot, verdaccioPort, cleanup),
+    ]);
     const embedded = hookyardPeer(embeddedServer, token, "sqlite + files");
-    const postgres: Peer[] = [];
-    for (const spec of specs) postgres.push(await startProcesses(spec, pgToken, cleanup));
-    const verdaccioServer = await startVerdaccio(install, config, verdaccioRoot, verdaccioPort, cleanup);
     const verdaccio = verdaccioPeer(verdaccioServer, await addVerdaccioUser(verdaccioPort));
 
     const peers = [embedded, ...postgres, verdaccio];
@@ -221,7 +219,7 @@ export async function run(): Promise<void> {
         " process). The path lists have even lengths, so each path always reaches the same process, as" +
         " behind a load balancer that hashes on the path; each process's warm-up fills its half.",
       `Seeding: PostgreSQL through the store in-process, with the import the sqlite column uses (check, sign,` +
-        ` one transaction per 500 packages, 4 at once), in ${pgSeedSeconds}; the other PostgreSQL columns are copies of` +
+        ` one transaction per 500 packages, 4 at once; in a worker thread beside the sqlite one), in ${pgSeedSeconds}; the other PostgreSQL columns are copies of` +
         " that database (CREATE DATABASE … TEMPLATE) with their data dir's blob files hard-linked; the bucket" +
         ` was written straight into s3rver's directory in its own layout, in ${s3SeedSeconds} (its PUTs ran at about` +
         " 200/s), and both S3 columns use it (content-addressed keys: their identical new versions are the same" +

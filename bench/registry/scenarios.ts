@@ -23,7 +23,7 @@ export const searchMinCalls = 20;
 export const searchOvertimeMs = 30_000;
 export const warmupMs = 1_000;
 /** The read warm-up visits every document or tarball once, but for no longer than this. */
-export const warmupMaxMs = 15_000;
+export const warmupMaxMs = 5_000;
 /** HOOKYARD_BENCH_REGISTRY_SECONDS shortens the measured window (a quick run while developing). */
 export const durationMs = Number(process.env.HOOKYARD_BENCH_REGISTRY_SECONDS ?? 5) * 1_000;
 /** About the size of a hookyard package document with five versions. */
