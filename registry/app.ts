@@ -4,7 +4,13 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { defaultTarballLimits, type TarballLimits } from "../package/tarball/inspect.js";
 import { issueToken } from "./access/tokens.js";
 import type { BlobStore } from "./blobs/blob-store.js";
-import { type BlobsLocation, openBlobStoreFromUrl, parseBlobsUrl } from "./blobs/blob-url.js";
+import {
+  type BlobsLocation,
+  blobsUrlOf,
+  describeBlobs,
+  openBlobStoreFromUrl,
+  parseBlobsUrl,
+} from "./blobs/blob-url.js";
 import { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { RegistryContext, RegistryHooks } from "./context.js";
 import { prepareDataDir } from "./data/data-dir.js";
@@ -160,6 +166,7 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
       (await loadOrCreateSharedSigner((create) =>
         store.sharedSetting("signing_key", create, now().toISOString()),
       )) ?? (await loadOrCreateSigner(dataDir.signingKey));
+    await refuseAnotherRegistrysBlobs(blobs, blobsAt, signer.keyId);
     // Another process's publish in flight is a blob without its row yet: sweep only when alone.
     // The first admin token is made there too, so two first starts on one database make one.
     const { sweptBlobs, initialAdminToken } = (await store.whileAlone(async () => {
@@ -260,6 +267,23 @@ async function configure(app: FastifyInstance, ctx: RegistryContext, rates: Rate
     routes(app, deps);
   }
   await app.register(webPages, { ctx });
+}
+
+/**
+ * Two registries on one bucket prefix would each sweep away the other's tarballs as orphans: the
+ * prefix is marked with the first one's signing key, and any other registry is refused there.
+ */
+async function refuseAnotherRegistrysBlobs(
+  blobs: BlobStore,
+  location: BlobsLocation | undefined,
+  registry: string,
+): Promise<void> {
+  const other = await blobs.claim?.(registry);
+  if (other === undefined || !location) return;
+  throw new RegistryError(
+    "REG_ERR_BLOBS_IN_USE",
+    `${describeBlobs(blobsUrlOf(location))} holds the tarballs of another registry (signing key ${other}), which this one's start-up sweep would delete: give each registry a bucket or a prefix of its own (s3://bucket/<prefix>)`,
+  );
 }
 
 async function firstAdminToken(store: RegistryStore, now: Date): Promise<string | undefined> {

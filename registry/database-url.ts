@@ -5,6 +5,7 @@ import { openPgPool } from "./db/pg/open.js";
 import { PgStore } from "./db/pg/pg-store.js";
 import { SqliteStore } from "./db/sqlite-store.js";
 import { RegistryError } from "./errors.js";
+import { refuseUnfinishedPg, refuseUnfinishedSqlite } from "./migrate/unfinished.js";
 import type { RegistryStore } from "./store.js";
 
 export { describeDatabase };
@@ -42,13 +43,25 @@ export function parseDatabaseUrl(text: string): DatabaseLocation {
 /**
  * The metadata store at a database URL, migrated and ready; for `registry serve --database` and
  * for tools that open a registry's database directly (a migration between stores). Errors are
- * RegistryErrors with a code: a bad URL, an unreachable server, refused credentials.
+ * RegistryErrors with a code: a bad URL, an unreachable server, refused credentials, a database a
+ * `registry migrate` has not finished filling (REG_ERR_MIGRATE_UNFINISHED).
  */
 export async function openStoreFromUrl(url: string | DatabaseLocation): Promise<RegistryStore> {
   const location = typeof url === "string" ? parseDatabaseUrl(url) : url;
-  if (location.kind === "sqlite") return new SqliteStore(openDatabase(location.file));
-  const store = new PgStore(await openPgPool(location.url), location.url);
+  if (location.kind === "sqlite") {
+    const db = openDatabase(location.file);
+    try {
+      refuseUnfinishedSqlite(db.$client, location.file);
+    } catch (error) {
+      db.$client.close();
+      throw error;
+    }
+    return new SqliteStore(db);
+  }
+  const pool = await openPgPool(location.url);
+  const store = new PgStore(pool, location.url);
   try {
+    await refuseUnfinishedPg(pool, describeDatabase(location.url));
     await store.start();
   } catch (error) {
     await store.close();

@@ -54,7 +54,7 @@ function signerFromPem(file: string, pem: string): Signer {
 }
 
 /** Written whole or not at all: a half-written key would make every later start fail. */
-async function writePrivate(file: string, text: string): Promise<void> {
+export async function writePrivate(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   const handle = await open(temp, "wx", 0o600);
   try {

@@ -23,6 +23,11 @@ export interface BlobStore {
    * while no other process can be writing. A store whose puts are atomic (S3) has none.
    */
   clearPartial?(): Promise<void>;
+  /**
+   * For a store that several registries could be pointed at (a bucket): marks it as the
+   * registry `registry`'s, or returns the registry that already holds it.
+   */
+  claim?(registry: string): Promise<string | undefined>;
   /** Releases connections, when the store holds any. */
   close?(): void;
 }

@@ -99,7 +99,7 @@ export function parseBlobsUrl(text: string): BlobsLocation {
   }
   let prefix: string;
   try {
-    prefix = decodeURIComponent(parsed.pathname.replace(/^\/+/, ""));
+    prefix = decodeURIComponent(parsed.pathname.replace(/^\//, ""));
   } catch {
     throw refuse("has a prefix that is not valid percent-encoding");
   }

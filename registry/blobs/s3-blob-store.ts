@@ -26,6 +26,9 @@ export interface S3BlobPlace {
  */
 const maxListPages = 100_000;
 
+/** The object that says which registry the prefix belongs to (beside sha512/, so never a blob). */
+export const claimKey = "hookyard-registry.json";
+
 /**
  * Blobs as objects `<prefix>sha512/<first two hex digits>/<hex>` in an S3-compatible bucket (the
  * fs store's layout, so a copy of one is the other). A PutObject is atomic, so there is no temp
@@ -117,6 +120,33 @@ export class S3BlobStore implements BlobStore {
     throw new Error(
       `the bucket ${this.bucket} listed more than ${maxListPages} pages under ${base}: giving up`,
     );
+  }
+
+  /**
+   * Marks the bucket prefix as the tarballs of the registry `registry` (its signing key id), or
+   * returns the id of another registry that marked it first: that one's start-up sweep would
+   * delete every tarball of this one, and this one's every tarball of that one.
+   */
+  async claim(registry: string): Promise<string | undefined> {
+    const key = `${this.prefix}${claimKey}`;
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const text = (await answer.Body?.transformToString()) ?? "";
+      const owner = (JSON.parse(text) as { registry?: unknown }).registry;
+      if (typeof owner === "string" && owner !== registry) return owner;
+      if (owner === registry) return undefined;
+    } catch (error) {
+      if (!isMissing(error) && !(error instanceof SyntaxError)) throw error;
+    }
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: `${JSON.stringify({ registry, note: "the tarballs under this prefix belong to this hookyard registry" })}\n`,
+        ContentType: "application/json",
+      }),
+    );
+    return undefined;
   }
 
   /** Releases the client's sockets. */

@@ -46,7 +46,13 @@ async function closedPort(): Promise<number> {
 }
 
 /** A start that must fail: exit 1, one line naming CLI_ERR_REGISTRY and `code`, no stack trace. */
-async function refusedStart(args: string[], code: string, env: NodeJS.ProcessEnv = s3Env) {
+async function refusedStart(
+  args: string[],
+  code: string,
+  env: NodeJS.ProcessEnv = s3Env,
+  // Refused after the database and key were made (telling whose a bucket is takes the key).
+  { afterDatabase = false } = {},
+) {
   const root = await tempDir();
   const result = await hookyard([...serve, ...args], { cwd: root, env });
   expect(result.code, result.stderr).toBe(1);
@@ -54,8 +60,8 @@ async function refusedStart(args: string[], code: string, env: NodeJS.ProcessEnv
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(new RegExp(`^hookyard: CLI_ERR_REGISTRY: .*\\(${code}\\)$`));
   expect(result.stderr).not.toMatch(/\n\s+at /);
-  // Nothing was made in the data dir's place before the refusal but the dir itself.
-  expect(existsSync(join(root, "data", "registry.sqlite"))).toBe(false);
+  // The blobs are checked before the database is opened: a refusal leaves no database behind.
+  expect(existsSync(join(root, "data", "registry.sqlite"))).toBe(afterDatabase);
   return lines[0] as string;
 }
 
@@ -83,7 +89,11 @@ describePostgres("hookyard registry serve --database postgres://… --blobs s3:/
     });
     expect(published.status, published.bytes.toString()).toBe(201);
     const hex = integrityHex(published.json.integrity) as string;
-    expect(await keysIn(blobs)).toEqual([`hooks/sha512/${hex.slice(0, 2)}/${hex}`]);
+    // The tarball, and the mark that says whose the prefix is.
+    expect(await keysIn(blobs)).toEqual([
+      "hooks/hookyard-registry.json",
+      `hooks/sha512/${hex.slice(0, 2)}/${hex}`,
+    ]);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
     // No database, no key, no tarball in --data: another machine with an empty --data is the same registry.
@@ -131,13 +141,46 @@ describe("hookyard registry serve --blobs", () => {
       body: tarball,
     });
     expect(put.status).toBe(201);
-    expect(await keysIn(blobs)).toHaveLength(1);
+    expect((await keysIn(blobs)).filter((key) => key.startsWith("sha512/"))).toHaveLength(1);
     expect((await call(server.url, "/v1/packages/sqlite-and-s3/1.0.0/tarball")).bytes.equals(tarball)).toBe(
       true,
     );
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(await filesUnder(join(root, "data", "blobs"))).toEqual([]);
+  });
+
+  it("a second registry on the bucket prefix of another is refused (REG_ERR_BLOBS_IN_USE); its own prefix is fine", async () => {
+    const blobs = await (await s3()).createBucket("shared/");
+    const root = await tempDir();
+    const first = await startServerProcess([...serve, "--blobs", blobs], { cwd: root, env: s3Env });
+    const tarball = await hookPackage({ name: "first-registry" });
+    const put = await call(first.url, publishPath("first-registry", "1.0.0"), {
+      method: "PUT",
+      token: first.adminToken,
+      body: tarball,
+    });
+    expect(put.status).toBe(201);
+    // Another data dir is another registry (its own database and signing key).
+    const line = await refusedStart(["--blobs", blobs], "REG_ERR_BLOBS_IN_USE", s3Env, {
+      afterDatabase: true,
+    });
+    expect(line).toContain("holds the tarballs of another registry (signing key ");
+    expect(line).toContain("give each registry a bucket or a prefix of its own");
+    // The refused start swept nothing: the first registry still serves its tarball.
+    const download = await call(first.url, "/v1/packages/first-registry/1.0.0/tarball");
+    expect(download.bytes.equals(tarball)).toBe(true);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    // The first registry starts again on its prefix; a second one on a prefix of its own.
+    const again = await startServerProcess([...serve, "--blobs", blobs], { cwd: root, env: s3Env });
+    again.child.kill("SIGTERM");
+    expect(await again.exited).toBe(0);
+    const own = blobs.replace("/shared/", "/other/");
+    const second = await startServerProcess([...serve, "--blobs", own], { cwd: await tempDir(), env: s3Env });
+    expect(second.adminToken).toMatch(/^hyk_/);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
   });
 
   it.each([

@@ -61,7 +61,8 @@ async function sharedBlobs(place: Place, root: string): Promise<SharedBlobs> {
     env: s3Env,
     options: { blobs: url },
     count: async () =>
-      (await server.client.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents?.length ?? 0,
+      (await server.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: "registry/sha512/" })))
+        .Contents?.length ?? 0,
     has: async (integrity) => {
       const hex = integrityHex(integrity) as string;
       const key = `registry/sha512/${hex.slice(0, 2)}/${hex}`;

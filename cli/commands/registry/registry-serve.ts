@@ -15,7 +15,7 @@ export default {
     {
       flags: "--data <dir>",
       description:
-        "the registry's data directory (created if missing); with --database postgres://… it holds only the tarballs (shared by every process), and with --blobs s3://… too nothing shared",
+        "the registry's data directory (created if missing); with --database postgres://… it holds only the tarballs, shared by every process; with --blobs s3://… as well, nothing shared",
       required: true,
     },
     {

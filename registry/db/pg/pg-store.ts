@@ -27,7 +27,7 @@ import type {
   VersionRecord,
 } from "../../store.js";
 import { PackageChanges } from "./package-changes.js";
-import { searchTerms, searchText } from "./search-text.js";
+import { searchDocumentSql, searchTerms, searchText } from "./search-text.js";
 
 type Db = pg.Pool | pg.PoolClient;
 
@@ -806,9 +806,7 @@ export class PgStore implements RegistryStore {
     const { name, description = "", keywords = [] } = found.manifest;
     await tx.query(
       `INSERT INTO package_search (package_id, name, description, keywords, version, document)
-       VALUES ($1, $2, $3, $4, $5,
-         setweight(to_tsvector('simple', $6), 'A') || setweight(to_tsvector('simple', $7), 'C')
-           || setweight(to_tsvector('simple', $8), 'B'))
+       VALUES ($1, $2, $3, $4, $5, ${searchDocumentSql("$6", "$7", "$8")})
        ON CONFLICT (package_id) DO UPDATE SET name = excluded.name, description = excluded.description,
          keywords = excluded.keywords, version = excluded.version, document = excluded.document`,
       [

@@ -19,3 +19,13 @@ export function searchTerms(match: string): string[] {
   const terms = [...match.matchAll(/"([^"]*)"\*/g)].flatMap((found) => searchText(found[1] ?? "").split(" "));
   return [...new Set(terms.filter(Boolean))];
 }
+
+/**
+ * The weighted tsvector of a search row, from three SQL parameters holding the searchText of the
+ * name, the description and the keywords: name A, keywords B, description C (pg-store.ts ranks by
+ * these weights). Shared by the store and `registry migrate`, which rebuilds the index.
+ */
+export function searchDocumentSql(name: string, description: string, keywords: string): string {
+  return `setweight(to_tsvector('simple', ${name}), 'A') || setweight(to_tsvector('simple', ${description}), 'C')
+           || setweight(to_tsvector('simple', ${keywords}), 'B')`;
+}

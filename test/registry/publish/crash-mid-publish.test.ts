@@ -29,7 +29,9 @@ async function deployment(backend: string, data: string) {
     args: ["--database", database, "--blobs", blobs],
     env: s3Env,
     blobs: async () => {
-      const listed = await (await s3()).client.send(new ListObjectsV2Command({ Bucket: bucket }));
+      const listed = await (await s3()).client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: "sha512/" }),
+      );
       return (listed.Contents ?? []).map((object) => object.Key ?? "");
     },
   };

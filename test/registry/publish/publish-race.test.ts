@@ -57,7 +57,7 @@ describeEachBackend("concurrent publishes", (backend) => {
   });
 });
 
-describe.skipIf(!backends.includes("postgres"))("two registries on one PostgreSQL database", () => {
+describe.skipIf(!backends.includes("postgres+s3"))("two registries on one PostgreSQL database", () => {
   it("a publish that fails in one keeps the tarball the other is committing (the same bytes)", async () => {
     const database = await (await cluster()).createDatabase();
     const root = await tempDir();
