@@ -134,16 +134,30 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
         try {
           // The first line of postmaster.pid is the server's pid; SIGQUIT is pg_ctl's "immediate".
           const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-          if (pid > 0) process.kill(pid, "SIGQUIT");
+          if (pid > 0) {
+            process.kill(pid, "SIGQUIT");
+            // It writes into its dir while it goes: remove the dir once it is gone (at most 5 s).
+            const pause = new Int32Array(new SharedArrayBuffer(4));
+            for (let i = 0; i < 100 && alive(pid); i++) Atomics.wait(pause, 0, 0, 50);
+          }
         } catch {
           // Not running.
         }
-        rmSync(dir, { recursive: true, force: true });
+        rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
       },
     };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
