@@ -3,15 +3,22 @@ import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { defaultTarballLimits, type TarballLimits } from "../package/tarball/inspect.js";
 import { issueToken } from "./access/tokens.js";
-import { FsBlobStore } from "./blobs/fs-blob-store.js";
+import type { BlobStore } from "./blobs/blob-store.js";
+import {
+  type BlobsLocation,
+  blobsUrlOf,
+  describeBlobs,
+  openBlobStoreFromUrl,
+  parseBlobsUrl,
+} from "./blobs/blob-url.js";
 import { VerifiedBlobs } from "./blobs/verified-blobs.js";
 import type { RegistryContext, RegistryHooks } from "./context.js";
-import { clearTmp, prepareDataDir } from "./data/data-dir.js";
+import { prepareDataDir } from "./data/data-dir.js";
 import { DownloadCounter } from "./data/downloads.js";
 import { KeyedLock } from "./data/keyed-lock.js";
+import { lockEmbedded } from "./data/serve-lock.js";
 import { sweepOrphanBlobs } from "./data/sweep.js";
-import { openDatabase } from "./db/open.js";
-import { SqliteStore } from "./db/sqlite-store.js";
+import { type DatabaseLocation, openStoreFromUrl, parseDatabaseUrl } from "./database-url.js";
 import { PackageDocuments } from "./documents/package-documents.js";
 import { RegistryError } from "./errors.js";
 import { bearerAuth, type RateWindow } from "./http/auth.js";
@@ -29,7 +36,7 @@ import { publishRoute, tarballContentTypes } from "./routes/publish.js";
 import { searchRoute } from "./routes/search.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { versionRoutes } from "./routes/versions.js";
-import { loadOrCreateSigner } from "./signing.js";
+import { loadOrCreateSharedSigner, loadOrCreateSigner } from "./signing.js";
 import { localActor, type RegistryStore } from "./store.js";
 import { sendNotFoundPage } from "./web/error-page.js";
 import { webPages } from "./web/routes.js";
@@ -57,6 +64,18 @@ export interface RegistryCacheSizes {
 export interface RegistryOptions {
   /** Holds the database, the blobs and the signing key; created if missing. */
   dataDir: string;
+  /**
+   * The metadata store, when not the data dir's sqlite file: `sqlite:<path>` or `postgres://…`
+   * (database-url.ts). On PostgreSQL several processes may serve one registry; the signing key is
+   * then kept in the database and the data dir holds only the blobs.
+   */
+  database?: string | DatabaseLocation;
+  /**
+   * Where the tarballs live, when not the data dir's blobs/: `file:<dir>` or
+   * `s3://bucket[/prefix]?endpoint=…` (blobs/blob-url.ts). With PostgreSQL and S3 the data dir
+   * holds nothing that processes share.
+   */
+  blobs?: string | BlobsLocation;
   /** pino JSON logs; off unless given. */
   logger?: RegistryLoggerOptions | false;
   limits?: Partial<RegistryLimits>;
@@ -114,14 +133,50 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
   };
   const cache = { ...defaultCacheSizes, ...options.cache };
   const dataDir = await prepareDataDir(options.dataDir);
-  const store = new SqliteStore(openDatabase(dataDir.database));
+  const database =
+    typeof options.database === "string" ? parseDatabaseUrl(options.database) : options.database;
+  const blobsAt = typeof options.blobs === "string" ? parseBlobsUrl(options.blobs) : options.blobs;
+  // An embedded registry is one process; on PostgreSQL any number share the database.
+  const unlock = await lockEmbedded(dataDir.root, database);
+  let store: RegistryStore;
+  let blobs: BlobStore;
+  try {
+    // The bucket is checked first: it costs no connection to keep open if it is refused.
+    blobs = blobsAt
+      ? await openBlobStoreFromUrl(blobsAt)
+      : await openBlobStoreFromUrl({ kind: "file", dir: dataDir.blobs }, { tmpDir: dataDir.tmp });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+  try {
+    store = await openStoreFromUrl(database ?? { kind: "sqlite", file: dataDir.database });
+  } catch (error) {
+    blobs.close?.();
+    await unlock();
+    throw error;
+  }
+  const release = () => {
+    blobs.close?.();
+    return store.close().finally(unlock);
+  };
   let app: FastifyInstance | undefined;
   try {
-    const signer = await loadOrCreateSigner(dataDir.signingKey);
-    const blobs = new FsBlobStore(dataDir.blobs, dataDir.tmp);
-    await clearTmp(dataDir);
-    const sweptBlobs = await sweepOrphanBlobs(store, blobs);
-    const initialAdminToken = await firstAdminToken(store, now());
+    const signer =
+      (await loadOrCreateSharedSigner((create) =>
+        store.sharedSetting("signing_key", create, now().toISOString()),
+      )) ?? (await loadOrCreateSigner(dataDir.signingKey));
+    await refuseAnotherRegistrysBlobs(blobs, blobsAt, signer.keyId);
+    // Another process's publish in flight is a blob without its row yet: sweep only when alone.
+    // The first admin token is made there too, so two first starts on one database make one.
+    const { sweptBlobs, initialAdminToken } = (await store.whileAlone(async () => {
+      // Half-written blobs in a file store's temp folder; an S3 put is atomic and leaves none.
+      await blobs.clearPartial?.();
+      return {
+        sweptBlobs: await sweepOrphanBlobs(store, blobs),
+        initialAdminToken: await firstAdminToken(store, now()),
+      };
+    })) ?? { sweptBlobs: [], initialAdminToken: undefined };
 
     app = Fastify({
       logger: loggerOptions(options.logger),
@@ -163,13 +218,13 @@ export async function buildRegistry(options: RegistryOptions): Promise<Registry>
       try {
         await downloads.close();
       } finally {
-        await store.close();
+        await release();
       }
     });
     await configure(app, handle, rates);
     return app as Registry;
   } catch (error) {
-    await (app ? app.close() : store.close());
+    await (app ? app.close() : release());
     throw error;
   }
 }
@@ -212,6 +267,23 @@ async function configure(app: FastifyInstance, ctx: RegistryContext, rates: Rate
     routes(app, deps);
   }
   await app.register(webPages, { ctx });
+}
+
+/**
+ * Two registries on one bucket prefix would each sweep away the other's tarballs as orphans: the
+ * prefix is marked with the first one's signing key, and any other registry is refused there.
+ */
+async function refuseAnotherRegistrysBlobs(
+  blobs: BlobStore,
+  location: BlobsLocation | undefined,
+  registry: string,
+): Promise<void> {
+  const other = await blobs.claim?.(registry);
+  if (other === undefined || !location) return;
+  throw new RegistryError(
+    "REG_ERR_BLOBS_IN_USE",
+    `${describeBlobs(blobsUrlOf(location))} holds the tarballs of another registry (signing key ${other}), which this one's start-up sweep would delete: give each registry a bucket or a prefix of its own (s3://bucket/<prefix>)`,
+  );
 }
 
 async function firstAdminToken(store: RegistryStore, now: Date): Promise<string | undefined> {

@@ -65,6 +65,23 @@ const catalogue = {
   REG_ERR_DATA_DIR: [500, "The data directory cannot be used"],
   REG_ERR_DATABASE_TOO_NEW: [500, "The database was written by a newer hookyard"],
   REG_ERR_SIGNING_KEY: [500, "The signing key cannot be read"],
+  REG_ERR_DATABASE_URL: [500, "The database URL is not one hookyard can open"],
+  REG_ERR_DATABASE_UNREACHABLE: [500, "The database server cannot be reached"],
+  REG_ERR_DATABASE_AUTH: [500, "The database server refused the credentials"],
+  REG_ERR_DATA_DIR_LOCKED: [500, "Another registry process serves this data directory"],
+  REG_ERR_BLOBS_URL: [500, "The blobs URL is not one hookyard can open"],
+  REG_ERR_BLOBS_UNREACHABLE: [500, "The blob storage cannot be reached, or has no such bucket"],
+  REG_ERR_BLOBS_AUTH: [500, "The blob storage refused the credentials"],
+  REG_ERR_BLOBS_IN_USE: [500, "The bucket prefix holds another registry's tarballs"],
+  // registry migrate
+  REG_ERR_MIGRATE_TARGET_NOT_EMPTY: [500, "The migration's target already holds another registry"],
+  REG_ERR_MIGRATE_TARGET_BUSY: [500, "Another migration is writing to this target"],
+  REG_ERR_MIGRATE_BLOB_CORRUPT: [500, "A source tarball no longer matches its integrity"],
+  REG_ERR_MIGRATE_BLOB_MISSING: [500, "A source tarball is missing"],
+  REG_ERR_MIGRATE_VERIFY: [500, "The target does not hold what was copied"],
+  REG_ERR_MIGRATE_UNKNOWN_TABLE: [500, "The source has a table this hookyard cannot migrate"],
+  REG_ERR_MIGRATE_UNFINISHED: [500, "A migration into this database has not finished"],
+  REG_ERR_MIGRATE_OPTIONS: [500, "The migration's source or target is not usable as given"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RegistryErrorCode = keyof typeof catalogue;

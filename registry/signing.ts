@@ -24,6 +24,19 @@ export async function loadOrCreateSigner(file: string): Promise<Signer> {
   return signerFromPem(file, pem);
 }
 
+/**
+ * The key every process on a shared database signs with: stored in the database by the first
+ * process that starts (registry_settings), read by the others, so one key id signs everything.
+ */
+export async function loadOrCreateSharedSigner(
+  setting: (create: () => string) => Promise<string | undefined>,
+): Promise<Signer | undefined> {
+  const pem = await setting(() =>
+    generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+  );
+  return pem === undefined ? undefined : signerFromPem("(the database's signing_key setting)", pem);
+}
+
 function signerFromPem(file: string, pem: string): Signer {
   let privateKey: ReturnType<typeof createPrivateKey>;
   try {
@@ -41,7 +54,7 @@ function signerFromPem(file: string, pem: string): Signer {
 }
 
 /** Written whole or not at all: a half-written key would make every later start fail. */
-async function writePrivate(file: string, text: string): Promise<void> {
+export async function writePrivate(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   const handle = await open(temp, "wx", 0o600);
   try {

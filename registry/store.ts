@@ -56,9 +56,11 @@ export interface RegistryStore {
   /**
    * Calls `listener` with a package's name after every committed write that changes what
    * GET /v1/packages/:name shows (a publish, a yank or unyank, a deprecation or its undoing), so
-   * that copies of the document can be dropped. Not called for writes made by other processes.
+   * that copies of the document can be dropped; with null when any package may have changed. The
+   * sqlite store reports its own process's writes (one process serves a data dir); the PostgreSQL
+   * store every process's, by LISTEN/NOTIFY (docs/registry.md says how soon).
    */
-  onPackageChange(listener: (name: string) => void): void;
+  onPackageChange(listener: PackageChangeListener): void;
 
   packageOwners(name: string): Promise<string[] | undefined>;
   scopeOwners(scope: string): Promise<string[]>;
@@ -87,8 +89,27 @@ export interface RegistryStore {
   /** Every integrity a version row names: blobs not in here are orphans. */
   storedIntegrities(): Promise<Set<string>>;
   hasIntegrity(integrity: string): Promise<boolean>;
+  /**
+   * True when other registry processes may use this store at the same time (PostgreSQL): a blob
+   * that no row names yet may then be another process's publish in flight.
+   */
+  readonly shared: boolean;
+  /**
+   * Runs `work` (the start-up sweep) only while no other registry process uses this store, so it
+   * cannot delete what another process is publishing; undefined when it did not run.
+   */
+  whileAlone<T>(work: () => Promise<T>): Promise<T | undefined>;
+  /**
+   * A setting every process on a shared store must agree on (the signing key): the stored value,
+   * or `create()`'s, stored, when there is none. Undefined for a store of one process's own (sqlite
+   * keeps such things in the data dir).
+   */
+  sharedSetting(key: string, create: () => string, at: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
+
+/** Told a changed package's name, or null for "any package may have changed". */
+export type PackageChangeListener = (name: string | null) => void;
 
 /** Who made a write, for the audit log: an owner (with the token used), or localActor. */
 export interface Actor {

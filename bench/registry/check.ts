@@ -2,21 +2,27 @@ import { BenchError } from "./errors.js";
 import { sendOnce } from "./load/load.js";
 import type { PackedVersion } from "./packed-corpus.js";
 import type { Peer } from "./peer.js";
+import type { RunningServer } from "./server-process.js";
 
 /**
- * Before anything is timed, each peer must serve what was seeded: a package document naming every
- * version with its integrity, the exact tarball bytes, and the package among the hits for its name.
- * A bench that measured 404s quickly would be worse than none.
+ * Before anything is timed, each peer must serve what was seeded, from every one of its processes:
+ * a package document naming every version with its integrity, the exact tarball bytes, and the
+ * package among the hits for its name. A bench that measured 404s quickly would be worse than none.
  */
 export async function checkPeer(peer: Peer, versions: readonly PackedVersion[]): Promise<void> {
+  for (const server of peer.servers) await checkServer(peer, server, versions);
+}
+
+async function checkServer(
+  peer: Peer,
+  server: RunningServer,
+  versions: readonly PackedVersion[],
+): Promise<void> {
   const first = versions[0] as PackedVersion;
   const name = first.pkg.name;
   const fail = (what: string) =>
-    new BenchError(
-      "BENCH_ERR_CHECK",
-      `${peer.label} ${what}; server output:\n${peer.server.output().trim()}`,
-    );
-  const get = (path: string) => sendOnce(peer.server.port, { method: "GET", path });
+    new BenchError("BENCH_ERR_CHECK", `${server.label} ${what}; server output:\n${server.output().trim()}`);
+  const get = (path: string) => sendOnce(server.port, { method: "GET", path });
 
   const doc = await get(peer.metadataPath(name));
   if (doc.status !== 200) throw fail(`answered ${doc.status} to the document of ${name}: ${doc.body}`);

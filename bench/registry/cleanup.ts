@@ -2,13 +2,21 @@ import { rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { RunningServer } from "./server-process.js";
 
+/** Something a run started that must be stopped: a server process, a PostgreSQL cluster. */
+export interface Stoppable {
+  label: string;
+  stop(): Promise<void>;
+  /** For process exit: no awaiting, only what synchronous calls can do. */
+  stopSync(): void;
+}
+
 /**
  * What a bench run leaves behind (server processes, temp data) is undone when the run ends, when
  * it fails, on Ctrl-C or SIGTERM, and (as far as synchronous calls can) when the process exits
- * any other way. Servers stop first, newest first; then the temp dirs go.
+ * any other way. Servers (and the PostgreSQL cluster) stop first, newest first; then the temp dirs go.
  */
 export class Cleanup {
-  readonly #servers: RunningServer[] = [];
+  readonly #servers: Stoppable[] = [];
   readonly #dirs: string[] = [];
   readonly #abort = new AbortController();
 
@@ -18,7 +26,22 @@ export class Cleanup {
   }
 
   server(server: RunningServer): void {
-    this.#servers.push(server);
+    this.#servers.push({
+      label: server.label,
+      stop: () => server.stop(),
+      stopSync: () => {
+        try {
+          if (server.pid > 0) process.kill(-server.pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      },
+    });
+  }
+
+  /** Stopped with the servers, newest first: add what servers depend on before them. */
+  add(stoppable: Stoppable): void {
+    this.#servers.push(stoppable);
   }
 
   dir(path: string): void {
@@ -48,9 +71,9 @@ export class Cleanup {
     this.#abort.abort();
     for (let server = this.#servers.pop(); server; server = this.#servers.pop()) {
       try {
-        if (server.pid > 0) process.kill(-server.pid, "SIGKILL");
-      } catch {
-        // Already gone.
+        server.stopSync();
+      } catch (error) {
+        console.error(`cleanup: ${server.label}: ${(error as Error).message}`);
       }
     }
     for (const dir of this.#dirs.splice(0)) {

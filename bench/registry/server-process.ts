@@ -18,6 +18,10 @@ export interface ServerSpec {
   port: number;
   /** A GET that answers 2xx once the server takes requests. */
   readyPath: string;
+  /** Which answers to readyPath mean ready, when not 2xx. */
+  readyStatus?: (status: number) => boolean;
+  /** Added to the bench's environment. */
+  env?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -53,6 +57,7 @@ export async function startServer(spec: ServerSpec, cleanup: Cleanup): Promise<R
   const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
     detached: true,
+    env: { ...process.env, ...spec.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -101,7 +106,8 @@ export async function startServer(spec: ServerSpec, cleanup: Cleanup): Promise<R
       );
     }
     const answer = await sendOnce(spec.port, { method: "GET", path: spec.readyPath }).catch(() => undefined);
-    if (answer && answer.status >= 200 && answer.status < 300) break;
+    const ready = spec.readyStatus ?? ((status: number) => status >= 200 && status < 300);
+    if (answer && ready(answer.status)) break;
     if (Date.now() > deadline) {
       await stop();
       throw new BenchError(

@@ -9,57 +9,37 @@ import {
   searchConnections,
   searchMinCalls,
   searchOvertimeMs,
+  warmupMaxMs,
   warmupMs,
 } from "./scenarios.js";
 
-/** The issue's goals for hookyard, row by row; rows without a goal are shown for context. */
+/** One column of the table: a peer's short name, what it is, and its results. */
+export interface Column {
+  /** The column header. */
+  short: string;
+  /** What it is, for the legend and the goal lines. */
+  label: string;
+  results: ScenarioResults;
+}
+
 interface Row {
   label: string;
   pick: (results: ScenarioResults) => number;
   /** Throughput rows: more is better. Latency and CPU rows: less is better. */
   kind: "rate" | "latency" | "cpu";
-  goal?: { text: string; met: (ours: number, peer: number) => boolean };
+  /** Shows how many times better than Verdaccio beside each hookyard value. */
+  ratio?: boolean;
 }
 
 const rows: Row[] = [
-  {
-    label: "metadata GET req/s",
-    pick: (r) => r.metadata.perSecond,
-    kind: "rate",
-    goal: { text: ">= 10x and >= 12,000/s", met: (ours, peer) => ours >= 10 * peer && ours >= 12_000 },
-  },
+  { label: "metadata GET req/s", pick: (r) => r.metadata.perSecond, kind: "rate", ratio: true },
   { label: "metadata GET p99", pick: (r) => r.metadata.p99Ms, kind: "latency" },
-  {
-    label: "metadata server CPU/req",
-    pick: (r) => r.metadata.serverCpuMicros,
-    kind: "cpu",
-    goal: { text: "(>= 10x)", met: (ours, peer) => peer >= 10 * ours },
-  },
-  {
-    label: "tarball GET req/s",
-    pick: (r) => r.tarball.perSecond,
-    kind: "rate",
-    goal: { text: ">= 5x", met: (ours, peer) => ours >= 5 * peer },
-  },
-  {
-    label: "tarball server CPU/req",
-    pick: (r) => r.tarball.serverCpuMicros,
-    kind: "cpu",
-    goal: { text: "(>= 5x)", met: (ours, peer) => peer >= 5 * ours },
-  },
-  {
-    label: "search p50",
-    pick: (r) => r.search.p50Ms,
-    kind: "latency",
-    goal: { text: "<= 5 ms", met: (ours) => ours <= 5 },
-  },
+  { label: "metadata server CPU/req", pick: (r) => r.metadata.serverCpuMicros, kind: "cpu", ratio: true },
+  { label: "tarball GET req/s", pick: (r) => r.tarball.perSecond, kind: "rate", ratio: true },
+  { label: "tarball server CPU/req", pick: (r) => r.tarball.serverCpuMicros, kind: "cpu", ratio: true },
+  { label: "search p50", pick: (r) => r.search.p50Ms, kind: "latency" },
   { label: "search p99", pick: (r) => r.search.p99Ms, kind: "latency" },
-  {
-    label: "publish p50",
-    pick: (r) => r.publish.p50Ms,
-    kind: "latency",
-    goal: { text: "<= 15 ms", met: (ours) => ours <= 15 },
-  },
+  { label: "publish p50", pick: (r) => r.publish.p50Ms, kind: "latency" },
 ];
 
 function formatValue(value: number, kind: Row["kind"]): string {
@@ -69,66 +49,120 @@ function formatValue(value: number, kind: Row["kind"]): string {
   return `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 }
 
-/** How many times better hookyard is: higher throughput, or lower latency. */
-function formatRatio(ours: number, peer: number, kind: Row["kind"]): string {
-  const ratio = kind === "rate" ? ours / peer : peer / ours;
+/** How many times better `ours` is: higher throughput, or lower latency and CPU. */
+function ratioOf(ours: number, peer: number, kind: Row["kind"]): number {
+  return kind === "rate" ? ours / peer : peer / ours;
+}
+
+function formatRatio(ratio: number): string {
   return Number.isFinite(ratio) ? `${ratio.toFixed(ratio < 10 ? 2 : 1)}x` : "-";
 }
 
-export function registryTable(ours: ScenarioResults, peer: ScenarioResults): string {
-  const table = [["", "hookyard", "Verdaccio", "ratio", "goal", "met?"]];
+/** Every hookyard column, then Verdaccio's; hookyard's rate and CPU cells say their ratio to Verdaccio. */
+export function registryTable(columns: readonly Column[], verdaccio: Column): string {
+  const table = [["", ...columns.map((c) => c.short), verdaccio.short]];
   for (const row of rows) {
-    const a = row.pick(ours);
-    const b = row.pick(peer);
-    const met = row.goal ? (row.goal.met(a, b) ? "yes" : "NO") : "-";
-    table.push([
-      row.label,
-      formatValue(a, row.kind),
-      formatValue(b, row.kind),
-      formatRatio(a, b, row.kind),
-      row.goal?.text ?? "-",
-      met,
-    ]);
+    const theirs = row.pick(verdaccio.results);
+    const cells = columns.map((column) => {
+      const ours = row.pick(column.results);
+      const value = formatValue(ours, row.kind);
+      return row.ratio ? `${value} (${formatRatio(ratioOf(ours, theirs, row.kind))})` : value;
+    });
+    table.push([row.label, ...cells, formatValue(theirs, row.kind)]);
   }
   return formatTable(table);
 }
 
+function goal(what: string, met: boolean, figures: string): string {
+  return `  ${met ? "met" : "NOT met"}: ${what} (${figures})`;
+}
+
+const rate = (result: LoadResult) => formatValue(result.perSecond, "rate");
+const ms = (value: number) => formatValue(value, "latency");
+
+/**
+ * The goals, one line each with its figures: issue 4's for the embedded registry (sqlite + files
+ * against Verdaccio), issue 18's for every PostgreSQL column (against Verdaccio and the embedded one).
+ */
+export function goalLines(embedded: Column, postgres: readonly Column[], verdaccio: Column): string[] {
+  const e = embedded.results;
+  const v = verdaccio.results;
+  const metadataRatio = e.metadata.perSecond / v.metadata.perSecond;
+  const cpuRatio = v.metadata.serverCpuMicros / e.metadata.serverCpuMicros;
+  const tarballRatio = e.tarball.perSecond / v.tarball.perSecond;
+  const tarballCpuRatio = v.tarball.serverCpuMicros / e.tarball.serverCpuMicros;
+  const lines = [
+    `goals of ${embedded.label} (issue 4):`,
+    goal(
+      "metadata GET >= 10x Verdaccio and >= 12,000/s",
+      metadataRatio >= 10 && e.metadata.perSecond >= 12_000,
+      `${rate(e.metadata)}, ${formatRatio(metadataRatio)}`,
+    ),
+    goal("metadata server CPU/req >= 10x less", cpuRatio >= 10, formatRatio(cpuRatio)),
+    goal(
+      "tarball GET >= 5x Verdaccio",
+      tarballRatio >= 5,
+      `${rate(e.tarball)}, ${formatRatio(tarballRatio)}`,
+    ),
+    goal("tarball server CPU/req >= 5x less", tarballCpuRatio >= 5, formatRatio(tarballCpuRatio)),
+    goal("search p50 <= 5 ms", e.search.p50Ms <= 5, ms(e.search.p50Ms)),
+    goal("publish p50 <= 15 ms", e.publish.p50Ms <= 15, ms(e.publish.p50Ms)),
+  ];
+  for (const column of postgres) {
+    const r = column.results;
+    const toVerdaccio = r.metadata.perSecond / v.metadata.perSecond;
+    const toEmbedded = r.metadata.perSecond / e.metadata.perSecond;
+    lines.push(
+      `goals of ${column.label} (issue 18):`,
+      goal(
+        `metadata GET >= 5x Verdaccio and >= 0.5x ${embedded.short}`,
+        toVerdaccio >= 5 && toEmbedded >= 0.5,
+        `${rate(r.metadata)}: ${formatRatio(toVerdaccio)} Verdaccio, ${formatRatio(toEmbedded)} ${embedded.short}`,
+      ),
+      goal("publish p50 <= 25 ms", r.publish.p50Ms <= 25, ms(r.publish.p50Ms)),
+      goal("search p50 <= 10 ms", r.search.p50Ms <= 10, ms(r.search.p50Ms)),
+    );
+  }
+  return lines;
+}
+
 /** How it was measured, what each server ran with, the calls counted and any failures, and the machine. */
 export function footerLines(
-  ours: ScenarioResults,
-  peer: ScenarioResults,
+  columns: readonly Column[],
   ceiling: LoadResult,
   queryCount: number,
+  notes: readonly string[],
 ): string[] {
-  const names = Object.keys(ours) as Array<keyof ScenarioResults>;
-  const counts = names.map((name) => `${name} ${ours[name].calls}/${peer[name].calls}`).join(", ");
+  const names = Object.keys(columns[0]?.results ?? {}) as Array<keyof ScenarioResults>;
+  const counts = names
+    .map((name) => `${name} ${columns.map((c) => c.results[name].calls).join("/")}`)
+    .join(", ");
   const lines = [
-    `ratio: how many times hookyard is better (more req/s, or less latency). Each row: a warm-up of ${warmupMs / 1000} s` +
-      ` (reads: after each package document, or each tarball, was asked for once), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
+    `columns: ${columns.map((c) => `${c.short} = ${c.label}`).join("; ")}.`,
+    `(Nx): how many times hookyard is better than Verdaccio (more req/s, or less CPU). Each row: a warm-up of ${warmupMs / 1000} s` +
+      ` (reads: after each package document, or each tarball, was asked for once, or ${warmupMaxMs / 1000} s), then ${durationMs / 1000} s; reads over ${readConnections} keep-alive connections, paths spread over every package;` +
       ` search over ${searchConnections} connections, ${queryCount} queries mixing names, words and word pairs, going` +
       ` on past ${durationMs / 1000} s until ${searchMinCalls} answers (at most ${searchOvertimeMs / 1000} s more,` +
       " since Verdaccio reads every package per query); publish one at a time, a new version of a seeded package.",
-    "The load generator is one Node process speaking HTTP through undici, on the same cores as the server under" +
-      " test, the same for both peers:" +
-      " the ratio is the fair number, absolute rates understate both servers. Against a bare node:http server" +
+    "The load generator is one Node process speaking HTTP through undici, on the same cores as the servers under" +
+      " test (and PostgreSQL, and s3rver), the same for every peer:" +
+      " the ratio is the fair number, absolute rates understate every server. Against a bare node:http server" +
       ` answering ${ceilingBodyBytes.toLocaleString("en-US")} bytes it reaches ${formatValue(ceiling.perSecond, "rate")}` +
       ` (p99 ${formatValue(ceiling.p99Ms, "latency")}): no server can score more here. The server CPU/req rows` +
-      " (user + system time of the server process over the measured window, from /proc, per call) show what each" +
-      " server spends when the generator caps req/s; their goal is the req/s row's ratio, in brackets.",
-    "hookyard: buildRegistry as `hookyard registry serve` runs it (sqlite + blob dir), logs at warn, publish rate" +
+      " (user + system time of the server's processes over the measured window, from /proc, per call; not" +
+      " PostgreSQL's or s3rver's) show what each server spends when the generator caps req/s.",
+    "hookyard: buildRegistry as `hookyard registry serve` runs it (--data, --database, --blobs), logs at warn, publish rate" +
       " limit raised for the bench; publish = PUT /v1/packages/:name/:version with a publish-scope bearer token." +
       " Verdaccio: local storage, no uplinks, logs at warn; publish as npm does after `npm adduser` (PUT /<name>" +
       " with the tarball as a base64 attachment and the token, which Verdaccio checks against its htpasswd file).",
-    `measured calls (hookyard/Verdaccio): ${counts}`,
+    ...notes,
+    `measured calls (${columns.map((c) => c.short).join("/")}): ${counts}`,
   ];
-  for (const [label, results] of [
-    ["hookyard", ours],
-    ["Verdaccio", peer],
-  ] as const) {
+  for (const column of columns) {
     for (const name of names) {
-      const result: LoadResult = results[name];
+      const result: LoadResult = column.results[name];
       if (result.errors > 0) {
-        lines.push(`${label} ${name}: ${result.errors} failed call(s), first: ${result.firstError}`);
+        lines.push(`${column.short} ${name}: ${result.errors} failed call(s), first: ${result.firstError}`);
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
  * Tarball bytes, addressed by their SRI sha512 integrity. The filesystem store is the embedded
- * default; an S3-compatible one can implement the same interface (DESIGN §9).
+ * default; s3-blob-store.ts keeps them in an S3-compatible bucket (DESIGN §9).
  */
 export interface BlobStore {
   /**
@@ -18,6 +18,18 @@ export interface BlobStore {
   delete(integrity: string): Promise<void>;
   /** Every stored integrity (for the start-up sweep of orphans). */
   list(): Promise<string[]>;
+  /**
+   * Removes what a killed process left half-written (a file store's temp files); at start, only
+   * while no other process can be writing. A store whose puts are atomic (S3) has none.
+   */
+  clearPartial?(): Promise<void>;
+  /**
+   * For a store that several registries could be pointed at (a bucket): marks it as the
+   * registry `registry`'s, or returns the registry that already holds it.
+   */
+  claim?(registry: string): Promise<string | undefined>;
+  /** Releases connections, when the store holds any. */
+  close?(): void;
 }
 
 export interface StoredBlob {

@@ -107,6 +107,11 @@ export class FsBlobStore implements BlobStore {
     return found;
   }
 
+  async clearPartial(): Promise<void> {
+    const leftovers = await readdir(this.tmpDir).catch(() => []);
+    await Promise.all(leftovers.map((name) => rm(join(this.tmpDir, name), { recursive: true, force: true })));
+  }
+
   /** Where a blob lives; only well-formed sha512 SRI strings name a file. */
   fileOf(integrity: string): string {
     const hex = integrityHex(integrity);

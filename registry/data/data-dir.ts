@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, open, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { RegistryError } from "../errors.js";
 
@@ -9,7 +9,7 @@ import { RegistryError } from "../errors.js";
  *   registry.sqlite (+ -wal, -shm)   the database
  *   blobs/sha512/<hh>/<hex>          tarballs, named by the hex of their sha512
  *   keys/ed25519.pem                 the signing key (mode 0600)
- *   tmp/                             blobs being written; emptied at start
+ *   tmp/                             blobs being written; emptied at start (FsBlobStore.clearPartial)
  */
 export interface DataDir {
   root: string;
@@ -69,7 +69,7 @@ export async function prepareDataDir(root: string, options: { mustExist?: boolea
  * mkdir -p, by hand: Node's `{ recursive: true }` loops forever where mkdir answers ENOENT under a
  * parent that exists (any path below /proc), and a bad --data must fail, not hang.
  */
-async function makeDirectory(dir: string): Promise<void> {
+export async function makeDirectory(dir: string): Promise<void> {
   const made = await mkdir(dir).then(
     () => true,
     (error: NodeJS.ErrnoException) => {
@@ -83,11 +83,4 @@ async function makeDirectory(dir: string): Promise<void> {
   await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EEXIST") throw error;
   });
-}
-
-/** Removes what a killed process left in tmp/: half-written blobs that no row can name. */
-export async function clearTmp(layout: DataDir): Promise<number> {
-  const leftovers = await readdir(layout.tmp);
-  await Promise.all(leftovers.map((name) => rm(join(layout.tmp, name), { recursive: true, force: true })));
-  return leftovers.length;
 }

@@ -35,6 +35,10 @@ export class SizedLru<K extends {}, V extends {}> {
     this.cache?.delete(key);
   }
 
+  clear(): void {
+    this.cache?.clear();
+  }
+
   /** Summed size of the values kept. */
   get bytes(): number {
     return this.cache?.calculatedSize ?? 0;

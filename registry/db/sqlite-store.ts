@@ -15,6 +15,7 @@ import type {
   NewVersion,
   OwnerChange,
   OwnerTarget,
+  PackageChangeListener,
   PackageRecord,
   RegistryStore,
   RightsFacts,
@@ -39,8 +40,10 @@ const tarballRowsKept = 200_000;
  * serialises them against another process on the same file (`hookyard registry token create`).
  */
 export class SqliteStore implements RegistryStore {
+  /** One process: serve refuses a second one on the same file (data/serve-lock.ts). */
+  readonly shared = false;
   private readonly q: Statements;
-  private readonly packageListeners: Array<(name: string) => void> = [];
+  private readonly packageListeners: PackageChangeListener[] = [];
   /**
    * Found tarball rows by `name\0version`. Version rows are never changed or deleted, so a found
    * row stays true; misses are not kept (the version may be published next).
@@ -138,7 +141,7 @@ export class SqliteStore implements RegistryStore {
     return found;
   }
 
-  onPackageChange(listener: (name: string) => void): void {
+  onPackageChange(listener: PackageChangeListener): void {
     this.packageListeners.push(listener);
   }
 
@@ -443,6 +446,15 @@ export class SqliteStore implements RegistryStore {
 
   async hasIntegrity(integrity: string): Promise<boolean> {
     return this.q.versionWithIntegrity.get({ integrity }) !== undefined;
+  }
+
+  /** One process per data dir (the serve lock, data/serve-lock.ts): always alone. */
+  async whileAlone<T>(work: () => Promise<T>): Promise<T | undefined> {
+    return work();
+  }
+
+  async sharedSetting(): Promise<string | undefined> {
+    return undefined;
   }
 
   async close(): Promise<void> {

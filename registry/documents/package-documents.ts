@@ -26,7 +26,8 @@ export class PackageDocuments {
     this.kept = new SizedLru(budgetBytes, (document) => document.body.length);
     store.onPackageChange((name) => {
       this.changes++;
-      this.kept.delete(name);
+      if (name === null) this.kept.clear();
+      else this.kept.delete(name);
     });
   }
 

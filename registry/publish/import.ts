@@ -1,7 +1,7 @@
 import { authorizePublish } from "../access/rights.js";
 import type { RegistryContext } from "../context.js";
 import { localActor, type NewVersion, type VersionRecord } from "../store.js";
-import { prepareVersion } from "./publish.js";
+import { discardUnnamedBlobs, prepareVersion } from "./publish.js";
 
 export interface ImportItem {
   name: string;
@@ -45,8 +45,7 @@ export async function importVersions(
       authorizePublish({ tokenId: "", owner: item.publisher.owner, scope: "publish" }, facts),
     );
   } catch (error) {
-    const stored = await ctx.store.storedIntegrities();
-    for (const { integrity } of prepared) if (!stored.has(integrity)) await ctx.blobs.delete(integrity);
+    await discardUnnamedBlobs(ctx, prepared);
     throw error;
   }
 }

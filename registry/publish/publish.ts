@@ -19,8 +19,8 @@ export interface PublishRequest {
 /**
  * PUT /v1/packages/:name/:version without the HTTP. Every refusal happens before anything is
  * written; then the blob is stored durably, then the row is committed (with the rights checked
- * again inside the transaction), and a failed commit removes the blob again. A crash between the
- * two leaves an orphan blob that the next start sweeps.
+ * again inside the transaction), and a failed commit removes the blob again (discardUnnamedBlobs).
+ * A crash between the two leaves an orphan blob that the next start sweeps.
  */
 export async function publishVersion(ctx: RegistryContext, request: PublishRequest): Promise<VersionRecord> {
   const { name, version, principal } = request;
@@ -41,9 +41,14 @@ export async function publishVersion(ctx: RegistryContext, request: PublishReque
       const [record] = await ctx.store.publishVersions([prepared], (facts) =>
         authorizePublish(principal, facts),
       );
+      // On a shared store, a start that found itself alone (while this process's lock connection
+      // was lost for a moment) may have swept the blob as an orphan before the row was committed.
+      if (ctx.store.shared && (await ctx.blobs.revision(prepared.integrity)) === undefined) {
+        await ctx.blobs.put(prepared.integrity, request.tarball);
+      }
       return record as VersionRecord;
     } catch (error) {
-      if (!(await ctx.store.hasIntegrity(prepared.integrity))) await ctx.blobs.delete(prepared.integrity);
+      await discardUnnamedBlobs(ctx, [prepared]);
       throw error;
     }
   });
@@ -81,4 +86,24 @@ export async function prepareVersion(
     keyId: ctx.signer.keyId,
     publisher: request.publisher,
   };
+}
+
+/**
+ * After a failed commit: the blobs no version row names are removed (each integrity is one
+ * name@version's bytes, since the manifest inside names it). In a registry of one process that is
+ * always safe: the same bytes published at once here wait on ctx.blobLocks. On a shared store
+ * another process may be committing these very bytes, so a blob stays unless its version's row
+ * already exists with other bytes (versions are never replaced, so these can never be committed:
+ * the loser of a race removes its own); the start-up sweep of a process that starts alone removes
+ * the rest (data/sweep.ts).
+ */
+export async function discardUnnamedBlobs(
+  ctx: Pick<RegistryContext, "store" | "blobs">,
+  versions: readonly Pick<NewVersion, "name" | "version" | "integrity">[],
+): Promise<void> {
+  for (const { name, version, integrity } of versions) {
+    if (await ctx.store.hasIntegrity(integrity)) continue;
+    if (ctx.store.shared && !(await ctx.store.getVersion(name, version))) continue;
+    await ctx.blobs.delete(integrity);
+  }
 }

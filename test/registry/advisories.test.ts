@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { startRegistry, tokenFor } from "./helpers.js";
+import { expect, it } from "vitest";
+import { describeEachBackend, startRegistry, tokenFor } from "./helpers.js";
 
-describe("advisories", () => {
+describeEachBackend("advisories", () => {
   it("an admin files them; anyone reads them by package names", async () => {
     const reg = await startRegistry();
     const create = (token: string, json: object) =>

@@ -1,11 +1,56 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
-import { afterEach } from "vitest";
+import pg from "pg";
+import { afterEach, beforeEach, describe } from "vitest";
 import { packTarball } from "../../package/tarball/pack.js";
 import { buildRegistry, type Registry, type RegistryOptions } from "../../registry/app.js";
+import { type BlobsLocation, parseBlobsUrl } from "../../registry/blobs/blob-url.js";
+import type { FsBlobStore } from "../../registry/blobs/fs-blob-store.js";
+import type { S3BlobStore } from "../../registry/blobs/s3-blob-store.js";
+import { fileCluster, postgresTestsSkipped } from "../helpers/postgres.js";
+import { fileS3, s3Credentials } from "../helpers/s3.js";
 import { tempDir } from "../helpers/temp.js";
+
+/**
+ * The deployments the registry runs as: embedded (sqlite and files in the data dir) and shared
+ * (PostgreSQL and an S3 bucket, on s3rver: test/helpers/s3.ts). Suites run once on each
+ * (describeEachBackend).
+ */
+export type Backend = "sqlite" | "postgres+s3";
+/** PostgreSQL is left out only by the local opt-out HOOKYARD_POSTGRES_TESTS=skip (test/helpers/postgres.ts). */
+export const backends: Backend[] = postgresTestsSkipped ? ["sqlite"] : ["sqlite", "postgres+s3"];
+
+let currentBackend: Backend = "sqlite";
+/** This test file's PostgreSQL cluster, started by its first postgres registry. */
+export const cluster = fileCluster();
+/** This test file's S3 server, started by its first postgres+s3 registry. */
+export const s3 = fileS3();
+/** The database each data dir's registry used, so that a restart on the dir finds its rows again. */
+const databaseOf = new Map<string, string>();
+/** The same for the bucket of its blobs. */
+const blobsOf = new Map<string, string>();
+
+/** `body` once per backend: startRegistry then builds on that backend. */
+export function describeEachBackend(name: string, body: (backend: Backend) => void): void {
+  describe.each(backends)(`${name} (%s)`, (backend) => {
+    beforeEach(() => {
+      currentBackend = backend;
+    });
+    // A plain describe after this one in the file runs embedded, as it says.
+    afterEach(() => {
+      currentBackend = "sqlite";
+    });
+    body(backend);
+  });
+}
 
 export interface TestRegistry {
   app: Registry;
@@ -13,6 +58,10 @@ export interface TestRegistry {
   /** The temp folder that holds the data dir and nothing else. */
   root: string;
   dataDir: string;
+  /** The postgres:// URL when the registry runs on PostgreSQL. */
+  database: string | undefined;
+  /** The s3:// URL when its blobs are in a bucket. */
+  blobs: string | undefined;
   /** The admin token made at first start. */
   admin: string;
   /** fetch against the registry; a `json` body is sent as JSON, a Buffer `body` as a tarball. */
@@ -53,7 +102,20 @@ export async function startRegistry(
   const root = options.root ?? (await tempDir());
   const dataDir = options.dataDir ?? join(root, "data");
   const { port = 0, root: _root, ...registryOptions } = options;
-  const app = await buildRegistry({ ...registryOptions, dataDir });
+  let database = options.database ?? databaseOf.get(dataDir);
+  if (database === undefined && currentBackend === "postgres+s3") {
+    database = await (await cluster()).createDatabase();
+  }
+  if (typeof database === "string") databaseOf.set(dataDir, database);
+  let blobs = options.blobs ?? blobsOf.get(dataDir);
+  if (blobs === undefined && currentBackend === "postgres+s3") blobs = await (await s3()).createBucket();
+  if (typeof blobs === "string") blobsOf.set(dataDir, blobs);
+  const app = await buildRegistry({
+    ...registryOptions,
+    dataDir,
+    ...(database ? { database } : {}),
+    ...(blobs ? { blobs: withTestCredentials(blobs) } : {}),
+  });
   await app.listen({ port, host: "127.0.0.1" });
   const address = app.server.address();
   if (!address || typeof address === "string") throw new Error("no port");
@@ -64,6 +126,8 @@ export async function startRegistry(
     url,
     root,
     dataDir,
+    database: typeof database === "string" ? database : undefined,
+    blobs: typeof blobs === "string" ? blobs : undefined,
     admin: app.registry.initialAdminToken ?? "",
     call: (path, init) => call(url, path, init),
     close: async () => {
@@ -74,6 +138,48 @@ export async function startRegistry(
   };
   open.push(registry);
   return registry;
+}
+
+/** An s3:// URL with the test server's keys (in-process, without touching process.env). */
+function withTestCredentials(blobs: string | BlobsLocation): string | BlobsLocation {
+  const location = typeof blobs === "string" ? parseBlobsUrl(blobs) : blobs;
+  return location.kind === "s3" && !location.credentials
+    ? { ...location, credentials: s3Credentials }
+    : blobs;
+}
+
+/**
+ * Where a registry's blob is, to reach it behind the registry's back as a disk error or someone
+ * with write access to the bucket would: a file, or a bucket's key.
+ */
+async function rawPlace(reg: TestRegistry, integrity: string) {
+  if (!reg.blobs)
+    return { kind: "file", file: (reg.app.registry.blobs as FsBlobStore).fileOf(integrity) } as const;
+  const { bucket } = parseBlobsUrl(reg.blobs) as { bucket: string };
+  const key = (reg.app.registry.blobs as S3BlobStore).keyOf(integrity);
+  return { kind: "s3", bucket, key, client: (await s3()).client } as const;
+}
+
+/** Writes `bytes` over the stored blob (through the SDK for a bucket), not through the registry. */
+export async function overwriteBlob(reg: TestRegistry, integrity: string, bytes: Buffer): Promise<void> {
+  const place = await rawPlace(reg, integrity);
+  if (place.kind === "file") return writeFile(place.file, bytes);
+  await place.client.send(new PutObjectCommand({ Bucket: place.bucket, Key: place.key, Body: bytes }));
+}
+
+/** Removes the stored blob behind the registry's back. */
+export async function removeBlob(reg: TestRegistry, integrity: string): Promise<void> {
+  const place = await rawPlace(reg, integrity);
+  if (place.kind === "file") return rm(place.file);
+  await place.client.send(new DeleteObjectCommand({ Bucket: place.bucket, Key: place.key }));
+}
+
+/** The stored blob's bytes as stored, read behind the registry's back. */
+export async function rawBlob(reg: TestRegistry, integrity: string): Promise<Buffer> {
+  const place = await rawPlace(reg, integrity);
+  if (place.kind === "file") return readFile(place.file);
+  const answer = await place.client.send(new GetObjectCommand({ Bucket: place.bucket, Key: place.key }));
+  return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
 }
 
 export async function call(base: string, path: string, init: CallInit = {}): Promise<Answer> {
@@ -170,8 +276,10 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Rows in `table`, read through a separate read-only sqlite connection, as an operator would. */
-export function countRows(reg: TestRegistry, table: string): number {
+/** Rows in `table`, read through a separate connection (read-only for sqlite), as an operator would. */
+export async function countRows(reg: TestRegistry, table: string): Promise<number> {
+  if (reg.database?.startsWith("postgres"))
+    return (await sqlRows<{ n: number }>(reg, `SELECT count(*)::int AS n FROM ${table}`))[0]?.n ?? 0;
   const db = new Database(join(reg.dataDir, "registry.sqlite"), { readonly: true });
   try {
     return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -180,9 +288,22 @@ export function countRows(reg: TestRegistry, table: string): number {
   }
 }
 
-/** What a refused publish must leave exactly as it was: files under the temp root, blobs, rows. */
+/** Runs `sql` on the registry's PostgreSQL database through a connection of its own. */
+export async function sqlRows<R>(reg: TestRegistry, sql: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: reg.database });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as R[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** What a refused publish must leave exactly as it was: files under the temp root, objects in the bucket, blobs, rows. */
 export interface StoredState {
   files: string[];
+  /** Every key in the registry's bucket (none without one), blob or not. */
+  objects: string[];
   blobs: string[];
   versions: number;
   packages: number;
@@ -191,10 +312,19 @@ export interface StoredState {
 export async function storedState(reg: TestRegistry): Promise<StoredState> {
   return {
     files: await filesUnder(reg.root),
+    objects: await bucketKeys(reg),
     blobs: (await reg.app.registry.blobs.list()).sort(),
-    versions: countRows(reg, "versions"),
-    packages: countRows(reg, "packages"),
+    versions: await countRows(reg, "versions"),
+    packages: await countRows(reg, "packages"),
   };
+}
+
+/** Every key in the registry's bucket, read through a client of its own (the first 1,000: tests store fewer). */
+export async function bucketKeys(reg: TestRegistry): Promise<string[]> {
+  if (!reg.blobs) return [];
+  const { bucket } = parseBlobsUrl(reg.blobs) as { bucket: string };
+  const listed = await (await s3()).client.send(new ListObjectsV2Command({ Bucket: bucket }));
+  return (listed.Contents ?? []).map((object) => object.Key ?? "").sort();
 }
 
 /** A stream to give the registry's logger, and its lines parsed as JSON. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, type TestRegistry } from "./helpers.js";
+import { expect, it } from "vitest";
+import { describeEachBackend, hookPackage, publish, startRegistry, type TestRegistry } from "./helpers.js";
 
 async function seed(
   reg: TestRegistry,
@@ -14,7 +14,7 @@ async function seed(
 const names = (answer: { json: { results: Array<{ name: string }> } }) =>
   answer.json.results.map((r) => r.name);
 
-describe("search", () => {
+describeEachBackend("search", () => {
   it("finds by name, description and keyword, a name match ranking first", async () => {
     const reg = await startRegistry();
     await seed(reg, [

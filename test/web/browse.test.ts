@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, type TestRegistry, tokenFor } from "../registry/helpers.js";
+import {
+  describeEachBackend,
+  hookPackage,
+  publish,
+  startRegistry,
+  type TestRegistry,
+  tokenFor,
+} from "../registry/helpers.js";
 
 /**
  * Browse (GET /) as its address says: sorted by downloads, recent updates or name, filtered by
  * risk, point, owner and keyword, each view a link that gives it back; a bad value is a 400 page
- * saying which and what is allowed.
+ * saying which and what is allowed. The listings run on each metadata store (sqlite, PostgreSQL).
  */
 
 const cardNames = (markup: string) =>
@@ -83,7 +90,7 @@ async function seeded(): Promise<TestRegistry> {
   return reg;
 }
 
-describe("browse with sort and filters", () => {
+describeEachBackend("browse with sort and filters", () => {
   it("sorts by downloads (the default), recently updated and name", async () => {
     const reg = await seeded();
     expect(await listed(reg, "/")).toEqual(["beta-git", "gamma-plain", "alpha-net"]);
@@ -92,6 +99,10 @@ describe("browse with sort and filters", () => {
     expect(await listed(reg, "/?sort=name")).toEqual(["alpha-net", "beta-git", "gamma-plain"]);
     // With words, best match first unless another order is asked for.
     expect(await listed(reg, "/?q=hook&sort=name")).toEqual(["alpha-net", "beta-git", "gamma-plain"]);
+    // A match in the name ranks above one in the keywords, whatever the downloads say.
+    expect(await listed(reg, "/?q=git")).toEqual(["beta-git", "gamma-plain"]);
+    expect(await listed(reg, "/?q=plain")).toEqual(["gamma-plain"]);
+    expect(await listed(reg, "/?q=nothing-like-this")).toEqual([]);
   });
 
   it("filters by risk level, hook point, owner and keyword, alone and together", async () => {
@@ -159,7 +170,9 @@ describe("browse with sort and filters", () => {
     expect(page).toContain("owned by &lt;script&gt;window.__pwned=1&lt;/script&gt;&quot;&#39;");
     expect(page).toContain('name="keyword" value="&lt;script&gt;window.__pwned=1&lt;/script&gt;&quot;&#39;"');
   });
+});
 
+describe("browse refusing a bad address", () => {
   it.each([
     ["/?sort=popularity", "The sort order (sort) must be one of relevance, downloads, updated, name."],
     ["/?risk=extreme", "The risk level (risk) must be one of low, medium, high."],

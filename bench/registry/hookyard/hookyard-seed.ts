@@ -4,9 +4,11 @@ import { importVersions } from "../../../registry/publish/import.js";
 import { BenchError } from "../errors.js";
 import { mapLimit } from "../map-limit.js";
 import type { PackedVersion } from "../packed-corpus.js";
+import type { HookyardStorage } from "./hookyard-server.js";
 
 /**
- * Fills a hookyard data dir without HTTP, through the registry's own import path: every version
+ * Fills a hookyard registry without HTTP, through the registry's own import path (the same for
+ * sqlite and PostgreSQL, which it reaches through the store): every version
  * is checked and signed as a publish would be, blobs are written without fsync (a crash only loses
  * the bench), rows land in batches of whole packages. Returns a publish token for the measured
  * publishes, owned by the owner of every seeded package.
@@ -18,12 +20,18 @@ const batchConcurrency = 4;
 export const benchOwner = "bench";
 
 export async function seedHookyard(
-  dataDir: string,
+  storage: HookyardStorage,
   corpus: readonly PackedVersion[][],
   progress: (done: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<string> {
-  const app = await buildRegistry({ dataDir, logger: false });
+  const { dataDir } = storage;
+  const app = await buildRegistry({
+    dataDir,
+    ...(storage.database ? { database: storage.database } : {}),
+    ...(storage.blobs ? { blobs: storage.blobs } : {}),
+    logger: false,
+  });
   const ctx = app.registry;
   try {
     const { token } = await issueToken(ctx.store, {
@@ -60,7 +68,7 @@ export async function seedHookyard(
   } catch (error) {
     throw new BenchError(
       "BENCH_ERR_SEED",
-      `seeding hookyard's registry in ${dataDir} failed: ${(error as Error).message}`,
+      `seeding hookyard's registry in ${dataDir}${storage.database ? " on PostgreSQL" : ""} failed: ${(error as Error).message}`,
       { cause: error },
     );
   } finally {

@@ -18,7 +18,12 @@ export interface HttpCall {
 }
 
 export interface LoadOptions {
-  port: number;
+  /**
+   * The server's port, or its processes' ports: the i-th request goes to ports[i % ports.length]
+   * (round-robin per request, so a one-at-a-time publish reaches every process too), over a
+   * keep-alive pool per port.
+   */
+  ports: readonly number[];
   connections: number;
   warmupMs: number;
   /**
@@ -27,6 +32,11 @@ export interface LoadOptions {
    * collected in the next second or so, which would otherwise land in the measured window.
    */
   warmupCalls?: number;
+  /**
+   * The count warm-up ends after this long even if not every call was sent: a server that answers
+   * a few hundred a second (tarballs from an S3 emulator) would take minutes to visit them all.
+   */
+  warmupMaxMs?: number;
   durationMs: number;
   /** Send at most this many calls, warm-up included (a publish uses up a prepared version). */
   maxCalls?: number;
@@ -42,8 +52,8 @@ export interface LoadOptions {
   okStatuses: readonly number[];
   /** Stops sending (Ctrl-C): the servers are going away. */
   signal?: AbortSignal;
-  /** The server's pid: its CPU time over the measured window is divided by the calls measured. */
-  serverPid?: number;
+  /** The server's pids: their CPU time over the measured window, summed, is divided by the calls measured. */
+  serverPids?: readonly number[];
 }
 
 export interface LoadResult {
@@ -106,7 +116,10 @@ export async function sendOnce(port: number, call: HttpCall): Promise<Answer> {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.calls.length === 0) throw new Error("runLoad needs at least one call");
   const ok = (status: number) => options.okStatuses.includes(status);
-  const pool = new Pool(`http://127.0.0.1:${options.port}`, { connections: options.connections });
+  // Each pool may hold every connection: a request never waits for a socket of its port's pool.
+  const pools = options.ports.map(
+    (port) => new Pool(`http://127.0.0.1:${port}`, { connections: options.connections }),
+  );
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
@@ -118,8 +131,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let stopAt = measureFrom + options.durationMs;
   let hardStopAt = stopAt + (options.overtimeMs ?? 0);
   let cpuAtStart: number | undefined;
+  const serverCpu = () => {
+    if (!options.serverPids || options.serverPids.length === 0) return undefined;
+    let sum = 0;
+    for (const pid of options.serverPids) {
+      const micros = processCpuMicros(pid);
+      if (micros === undefined) return undefined;
+      sum += micros;
+    }
+    return sum;
+  };
   const beginMeasuring = () => {
-    if (options.serverPid) cpuAtStart = processCpuMicros(options.serverPid);
+    cpuAtStart = serverCpu();
   };
   let cpuTimer: NodeJS.Timeout | undefined;
   if (warmupCalls === 0) cpuTimer = setTimeout(beginMeasuring, options.warmupMs);
@@ -133,13 +156,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const connection = async () => {
     while (goOn()) {
-      if (warmupCalls > 0 && next === warmupCalls) {
+      const warmedUp =
+        next >= warmupCalls || performance.now() - start > (options.warmupMaxMs ?? Number.POSITIVE_INFINITY);
+      if (warmupCalls > 0 && measureFrom === Number.POSITIVE_INFINITY && warmedUp) {
         // The count warm-up ended: measuring starts after warmupMs more.
         measureFrom = performance.now() + options.warmupMs;
         stopAt = measureFrom + options.durationMs;
         hardStopAt = stopAt + (options.overtimeMs ?? 0);
         cpuTimer = setTimeout(beginMeasuring, Math.max(0, measureFrom - performance.now()));
       }
+      const pool = pools[next % pools.length] as Pool;
       const call = options.calls[next++ % options.calls.length] as HttpCall;
       const sent = performance.now();
       let failure: string | undefined;
@@ -162,9 +188,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     await Promise.all(Array.from({ length: options.connections }, connection));
   } finally {
     clearTimeout(cpuTimer);
-    await pool.destroy();
+    await Promise.all(pools.map((pool) => pool.destroy()));
   }
-  const cpuAtEnd = options.serverPid ? processCpuMicros(options.serverPid) : undefined;
+  const cpuAtEnd = serverCpu();
   const measured = latencies.length + errors;
   const serverCpuMicros =
     cpuAtStart !== undefined && cpuAtEnd !== undefined && measured > 0

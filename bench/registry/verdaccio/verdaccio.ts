@@ -192,6 +192,7 @@ export function verdaccioPeer(server: RunningServer, token: string): Peer {
   return {
     label: "Verdaccio",
     server,
+    servers: [server],
     metadataPath: (name) => `/${encodeURIComponent(name)}`,
     tarballPath: (name, version) => `/${encodeURIComponent(name)}/-/${tarballFile(name, version)}`,
     searchPath: (query) => `/-/v1/search?text=${encodeURIComponent(query)}&size=20`,

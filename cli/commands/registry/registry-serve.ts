@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import type { Registry } from "../../../registry/app.js";
+import { blobsOption } from "../../blobs-option.js";
 import type { Command } from "../../command.js";
+import { databaseOption } from "../../database-option.js";
 import { CliError, exitCodes, registryFailure } from "../../errors.js";
 import { portOption } from "../../port-option.js";
 
@@ -12,8 +14,19 @@ export default {
   options: [
     {
       flags: "--data <dir>",
-      description: "the registry's data directory (created if missing)",
+      description:
+        "the registry's data directory (created if missing); with --database postgres://… it holds only the tarballs, shared by every process; with --blobs s3://… as well, nothing shared",
       required: true,
+    },
+    {
+      flags: "--database <url>",
+      description:
+        "the metadata store instead of --data's sqlite file: sqlite:<path> or postgres://user:password@host:port/database (env HOOKYARD_REGISTRY_DATABASE)",
+    },
+    {
+      flags: "--blobs <url>",
+      description:
+        "the tarballs instead of --data's blobs/: file:<dir> or s3://bucket[/prefix]?endpoint=http://host:port&region=… (env HOOKYARD_REGISTRY_BLOBS; credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE, never in the URL)",
     },
     { flags: "--port <port>", description: "TCP port (0 picks a free one)", default: "4873" },
     { flags: "--host <address>", description: "address to listen on", default: "127.0.0.1" },
@@ -33,17 +46,28 @@ export default {
     "The first start on an empty data directory makes an admin token and prints it once, on stderr.",
     "Logs are JSON lines on stdout. SIGINT or SIGTERM stops it after the requests in flight.",
     "Listening on anything but 127.0.0.1 exposes the registry to your network: put it behind TLS.",
+    "One process serves an embedded (sqlite) registry: a second on the same --data is refused.",
+    "On PostgreSQL any number of processes serve one registry: the same --database, and one --data",
+    "directory they all mount for the tarballs; the signing key is kept in the database.",
+    "With --database postgres://… --blobs s3://… every process shares only the database and the bucket:",
+    "its --data holds nothing shared (a bucket is checked at start; an unusable one is refused).",
   ].join("\n"),
   async run(context, _args, options) {
     const port = portOption(options.port, 0);
     const host = String(options.host);
     const dataDir = resolve(context.cwd, String(options.data));
+    const database = databaseOption(options.database, context);
+    const blobs = blobsOption(options.blobs, context);
     const { buildRegistry } = await import("../../../registry/app.js");
     const { RegistryError } = await import("../../../registry/errors.js");
+    const { describeDatabase } = await import("../../../registry/database-url.js");
+    const { describeBlobs } = await import("../../../registry/blobs/blob-url.js");
     let app: Registry;
     try {
       app = await buildRegistry({
         dataDir,
+        ...(database ? { database } : {}),
+        ...(blobs ? { blobs } : {}),
         logger: { level: String(options.logLevel), stream: context.stdout },
         trustProxy: typeof options.trustProxy === "string" ? options.trustProxy : false,
       });
@@ -56,7 +80,7 @@ export default {
     if (initialAdminToken) {
       context.stderr.write(
         `admin token (shown this once; store it now): ${initialAdminToken}\n` +
-          "  make more with: hookyard registry token create --owner <name> --data <dir>\n",
+          `  make more with: hookyard registry token create --owner <name> ${database ? "--database <url>" : "--data <dir>"}\n`,
       );
     }
     let address: string;
@@ -66,7 +90,10 @@ export default {
       await app.close();
       throw listenError(error as NodeJS.ErrnoException, host, port);
     }
-    context.stderr.write(`hookyard registry listening on ${address} (data: ${layout.root})\n`);
+    const where =
+      (database ? `, database: ${describeDatabase(database)}` : "") +
+      (blobs ? `, blobs: ${describeBlobs(blobs)}` : "");
+    context.stderr.write(`hookyard registry listening on ${address} (data: ${layout.root}${where})\n`);
     const signal = await new Promise<NodeJS.Signals>((done) => {
       const stop = (received: NodeJS.Signals) => {
         process.off("SIGINT", stop);

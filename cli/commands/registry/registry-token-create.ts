@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { IssuedToken } from "../../../registry/access/tokens.js";
 import type { TokenScope } from "../../../registry/db/schema.js";
 import type { Command } from "../../command.js";
+import { databaseOption } from "../../database-option.js";
 import { CliError, exitCodes, registryFailure } from "../../errors.js";
 import { tokenScopeChoices } from "../../token-scopes.js";
 import { table } from "../../ui/table.js";
@@ -11,7 +12,12 @@ export default {
   summary: "Make a registry token for an owner (the owner is created if new); the token is printed once",
   options: [
     { flags: "--owner <name>", description: "who the token acts as", required: true },
-    { flags: "--data <dir>", description: "the registry's data directory", required: true },
+    { flags: "--data <dir>", description: "the registry's data directory (an embedded registry)" },
+    {
+      flags: "--database <url>",
+      description:
+        "the registry's database instead: postgres://… or sqlite:<path>, as serve's (env HOOKYARD_REGISTRY_DATABASE)",
+    },
     {
       flags: "--scope <scope>",
       description: "what it may do",
@@ -23,7 +29,7 @@ export default {
     { flags: "--json", description: "print JSON instead of text" },
   ],
   help: [
-    "Works on the data directory directly, so it runs beside a serving registry.",
+    "Works on the data directory (or the database) directly, so it runs beside a serving registry.",
     "read: authenticates, nothing more. publish: publish, yank, deprecate and manage owners of",
     "your own packages. admin: anything, including advisories and other owners' tokens.",
   ].join("\n"),
@@ -49,9 +55,19 @@ export default {
         exitCodes.usage,
       );
     }
+    const database = databaseOption(options.database, context);
+    if (database === undefined && typeof options.data !== "string") {
+      throw new CliError(
+        "CLI_ERR_USAGE",
+        "pass the registry: --data <dir> for an embedded one, or --database <url>",
+        exitCodes.usage,
+      );
+    }
     let issued: IssuedToken;
     try {
-      const store = await openRegistryStore(resolve(context.cwd, String(options.data)));
+      const store = database
+        ? await (await import("../../../registry/database-url.js")).openStoreFromUrl(database)
+        : await openRegistryStore(resolve(context.cwd, String(options.data)));
       try {
         issued = await issueToken(store, {
           owner,

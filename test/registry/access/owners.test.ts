@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import { expect, it } from "vitest";
+import { describeEachBackend, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
 
-describe("owners", () => {
+describeEachBackend("owners", () => {
   it("the publisher owns a new package; an added owner may publish; the last owner stays", async () => {
     const reg = await startRegistry();
     const alice = await tokenFor(reg, "alice");

@@ -1,9 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { filesUnder, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import { expect, it } from "vitest";
+import {
+  describeEachBackend,
+  filesUnder,
+  hookPackage,
+  publish,
+  startRegistry,
+  tokenFor,
+} from "../helpers.js";
 
-describe("tokens", () => {
+describeEachBackend("tokens", () => {
   it("are shown once at creation, listed without secrets, and stored only as a hash", async () => {
     const reg = await startRegistry();
     const created = await reg.call("/v1/tokens", {

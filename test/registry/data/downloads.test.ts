@@ -54,7 +54,7 @@ describe("download counts", () => {
     const first = await startRegistry({ downloadFlushMs: 60_000 });
     await publish(first, first.admin, await hookPackage({ name: "guard" }), "guard");
     await downloadTimes(first, "guard", 7);
-    expect(countRows(first, "download_counts")).toBe(0);
+    expect(await countRows(first, "download_counts")).toBe(0);
     await first.close();
     const second = await startRegistry({ root: first.root, dataDir: first.dataDir });
     expect(await downloadsShown(second, "guard")).toBe(7);

@@ -7,9 +7,16 @@ import { signedMessage, verifySignature } from "../../../package/signature.js";
 import { buildRegistry } from "../../../registry/app.js";
 import type { FsBlobStore } from "../../../registry/blobs/fs-blob-store.js";
 import { tempDir } from "../../helpers/temp.js";
-import { filesUnder, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import {
+  describeEachBackend,
+  filesUnder,
+  hookPackage,
+  publish,
+  startRegistry,
+  tokenFor,
+} from "../helpers.js";
 
-describe("a data dir survives a restart", () => {
+describeEachBackend("a registry survives a restart", () => {
   it("with packages, yanks, deprecations, owners, tokens, downloads, advisories and the key", async () => {
     const first = await startRegistry();
     const alice = await tokenFor(first, "alice");
@@ -76,7 +83,29 @@ describe("a data dir survives a restart", () => {
     expect(next.status).toBe(201);
     expect((await second.call("/v1/tokens", { token: bob })).json.error.code).toBe("REG_ERR_TOKEN_REVOKED");
   });
+});
 
+describeEachBackend("start-up", (backend) => {
+  it("sweeps orphan blobs (and, in a data dir, leftovers in tmp/), keeping the blobs that rows name", async () => {
+    const reg = await startRegistry();
+    const kept = (await publish(reg, reg.admin, await hookPackage({ name: "guard" }), "guard")).json
+      .integrity;
+    const orphanBytes = await hookPackage({ name: "orphan" });
+    const orphan = computeIntegrity(orphanBytes);
+    await reg.app.registry.blobs.put(orphan, orphanBytes);
+    if (backend === "sqlite") await writeFile(join(reg.dataDir, "tmp", "half-written.blob"), "partial");
+    await reg.close();
+
+    const again = await startRegistry({ root: reg.root, dataDir: reg.dataDir });
+    expect(again.blobs).toBe(reg.blobs);
+    expect(again.app.registry.sweptBlobs).toEqual([orphan]);
+    expect(await again.app.registry.blobs.list()).toEqual([kept]);
+    if (backend === "sqlite") expect(await filesUnder(join(reg.dataDir, "tmp"))).toEqual([]);
+    expect((await again.call("/v1/packages/guard/1.0.0/tarball")).status).toBe(200);
+  });
+});
+
+describe("an embedded data dir", () => {
   it("the signing key is private to its owner (mode 0600) and kept across starts", async () => {
     const reg = await startRegistry();
     const keyFile = join(reg.dataDir, "keys", "ed25519.pem");
@@ -89,24 +118,7 @@ describe("a data dir survives a restart", () => {
   });
 });
 
-describe("start-up", () => {
-  it("sweeps orphan blobs and leftovers in tmp/, keeping the blobs that rows name", async () => {
-    const reg = await startRegistry();
-    const kept = (await publish(reg, reg.admin, await hookPackage({ name: "guard" }), "guard")).json
-      .integrity;
-    const orphanBytes = await hookPackage({ name: "orphan" });
-    const orphan = computeIntegrity(orphanBytes);
-    await reg.app.registry.blobs.put(orphan, orphanBytes);
-    await writeFile(join(reg.dataDir, "tmp", "half-written.blob"), "partial");
-    await reg.close();
-
-    const again = await startRegistry({ root: reg.root, dataDir: reg.dataDir });
-    expect(again.app.registry.sweptBlobs).toEqual([orphan]);
-    expect(await again.app.registry.blobs.list()).toEqual([kept]);
-    expect(await filesUnder(join(reg.dataDir, "tmp"))).toEqual([]);
-    expect((await again.call("/v1/packages/guard/1.0.0/tarball")).status).toBe(200);
-  });
-
+describe("start-up of an embedded registry", () => {
   it("refuses a database written by a newer hookyard (a migration it does not know)", async () => {
     const reg = await startRegistry();
     await reg.close();

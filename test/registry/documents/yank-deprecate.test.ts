@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import { expect, it } from "vitest";
+import { describeEachBackend, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
 
-describe("yank and deprecate", () => {
+describeEachBackend("yank and deprecate", () => {
   it("a yank hides a version from latest with its reason, keeps its bytes, and can be undone", async () => {
     const reg = await startRegistry();
     for (const version of ["1.0.0", "1.1.0"]) {

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, storedState } from "../helpers.js";
+import { expect, it } from "vitest";
+import { describeEachBackend, hookPackage, publish, startRegistry, storedState } from "../helpers.js";
 
-describe("rate limits", () => {
+describeEachBackend("rate limits", () => {
   it("failed authentications trip the limit, and then even a good token from there waits", async () => {
     const reg = await startRegistry({ rateLimit: { failedAuth: { max: 3, timeWindowMs: 60_000 } } });
     for (let i = 0; i < 3; i++) {

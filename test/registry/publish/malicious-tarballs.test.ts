@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { createGzip } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { gnuLongName, paxHeader, rawEntry, rawTgz } from "../../helpers/raw-tar.js";
-import { manifestFor, publish, startRegistry, storedState } from "../helpers.js";
+import { describeEachBackend, manifestFor, publish, startRegistry, storedState } from "../helpers.js";
 
 /**
  * Each attack from the registry issue's acceptance list, built here, sent over HTTP: refused with
@@ -126,7 +126,7 @@ const attacks: Array<[string, () => Buffer | Promise<Buffer>, string]> = [
   ],
 ];
 
-describe("malicious tarballs over HTTP", () => {
+describeEachBackend("malicious tarballs over HTTP", () => {
   it.each(attacks)("%s is refused, leaving nothing behind", async (_attack, build, code) => {
     const reg = await startRegistry();
     const tarball = await build();

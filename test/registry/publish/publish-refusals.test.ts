@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   type Answer,
+  describeEachBackend,
   hookPackage,
   manifestFor,
   publish,
@@ -26,15 +27,16 @@ async function expectRefused(
   return answer.json.error.message as string;
 }
 
-describe("a publish is refused, with nothing stored", () => {
-  it("(the check notices what an accepted publish stores: a blob file, a row)", async () => {
+describeEachBackend("a publish is refused, with nothing stored", () => {
+  it("(the check notices what an accepted publish stores: a blob file or object, a row)", async () => {
     const reg = await startRegistry();
     const before = await storedState(reg);
     expect((await publish(reg, reg.admin, await hookPackage({ name: "guard" }), "guard")).status).toBe(201);
     const after = await storedState(reg);
     expect(after.versions).toBe(before.versions + 1);
     expect(after.blobs).toHaveLength(1);
-    expect(after.files.filter((f) => f.startsWith("data/blobs/"))).toHaveLength(1);
+    if (reg.blobs) expect(after.objects.filter((key) => key.startsWith("sha512/"))).toHaveLength(1);
+    else expect(after.files.filter((f) => f.startsWith("data/blobs/"))).toHaveLength(1);
   });
 
   it("without a package.json", async () => {
@@ -235,8 +237,8 @@ describe("a publish is refused, with nothing stored", () => {
   });
 });
 
-describe("a publish that fails after its blob was stored", () => {
-  it("removes the blob again and commits nothing", async () => {
+describeEachBackend("a publish that fails after its blob was stored", (backend) => {
+  it("commits nothing, and removes the blob again where no other process could be committing it", async () => {
     let fail = true;
     const reg = await startRegistry({
       hooks: {
@@ -251,7 +253,15 @@ describe("a publish that fails after its blob was stored", () => {
     expect(answer.status).toBe(500);
     expect(answer.json.error.code).toBe("REG_ERR_INTERNAL");
     expect(answer.json.error.message).not.toContain("disk on fire");
-    expect(await storedState(reg)).toEqual(before);
+    const after = await storedState(reg);
+    if (backend === "sqlite") expect(after).toEqual(before);
+    else {
+      // Another process on the database may be publishing these very bytes: the blob stays, unserved,
+      // for the sweep of a start that runs alone.
+      expect({ ...after, blobs: before.blobs, objects: before.objects }).toEqual(before);
+      expect(after.blobs).toHaveLength(before.blobs.length + 1);
+    }
+    expect((await reg.call("/v1/packages/guard/1.0.0/tarball")).status).toBe(404);
     fail = false;
     expect((await publish(reg, reg.admin, tarball, "guard")).status).toBe(201);
   });

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { computeIntegrity } from "../../../package/integrity.js";
 import { signedMessage, verifySignature } from "../../../package/signature.js";
-import { countRows, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
+import { countRows, describeEachBackend, hookPackage, publish, startRegistry, tokenFor } from "../helpers.js";
 
-describe("publishing and reading a package", () => {
+describeEachBackend("publishing and reading a package", () => {
   it("a publish is answered 201 with the server's integrity and a signature that verifies against /v1/keys", async () => {
     const reg = await startRegistry();
     const alice = await tokenFor(reg, "alice");
@@ -19,7 +19,7 @@ describe("publishing and reading a package", () => {
     const message = signedMessage("redact-secrets", "1.0.0", answer.json.integrity);
     expect(verifySignature(key.publicKey, message, answer.json.signature)).toBe(true);
     expect(verifySignature(key.publicKey, `${message}x`, answer.json.signature)).toBe(false);
-    expect(countRows(reg, "versions")).toBe(1);
+    expect(await countRows(reg, "versions")).toBe(1);
   });
 
   it("metadata lists versions with capabilities, effects and signature, and latest skips prereleases", async () => {
