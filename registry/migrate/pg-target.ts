@@ -194,6 +194,9 @@ export class PgMigrationTarget implements MigrationTarget {
       `UPDATE ${markerTable} SET state = 'done', finished_at = coalesce(finished_at, $1) WHERE id = 1`,
       [at],
     );
+    // A freshly loaded database has no planner statistics until autovacuum comes round: without
+    // them the first searches of the new registry run without their index plans (as after pg_restore).
+    await this.db.query("ANALYZE");
   }
 
   async close(): Promise<void> {

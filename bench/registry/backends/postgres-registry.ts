@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { promisify } from "node:util";
+import pg from "pg";
 import type { Cleanup } from "../cleanup.js";
 import { BenchError } from "../errors.js";
 import { type PostgresCluster, startCluster } from "./postgres-cluster.js";
@@ -46,4 +47,15 @@ export async function copySeeded(
     await mkdir(dataDir, { recursive: true });
   }
   return database;
+}
+
+/** Planner statistics for a database (ANALYZE), closing the connection again (a template must have none). */
+export async function analyze(database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    await client.query("ANALYZE");
+  } finally {
+    await client.end();
+  }
 }
