@@ -194,9 +194,10 @@ export class PgMigrationTarget implements MigrationTarget {
       `UPDATE ${markerTable} SET state = 'done', finished_at = coalesce(finished_at, $1) WHERE id = 1`,
       [at],
     );
-    // A freshly loaded database has no planner statistics until autovacuum comes round: without
-    // them the first searches of the new registry run without their index plans (as after pg_restore).
-    await this.db.query("ANALYZE");
+    // A freshly loaded database has no planner statistics, and its search index a long list of
+    // entries not yet merged into it (GIN's pending list, which every search scans), until autovacuum
+    // comes round: VACUUM ANALYZE, as after a pg_restore.
+    await this.db.query("VACUUM ANALYZE");
   }
 
   async close(): Promise<void> {

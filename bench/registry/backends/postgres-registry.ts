@@ -49,12 +49,12 @@ export async function copySeeded(
   return database;
 }
 
-/** Planner statistics for a database (ANALYZE), closing the connection again (a template must have none). */
-export async function analyze(database: string): Promise<void> {
+/** VACUUM ANALYZE a database, closing the connection again (a template must have none). */
+export async function vacuumAnalyze(database: string): Promise<void> {
   const client = new pg.Client({ connectionString: database });
   await client.connect();
   try {
-    await client.query("ANALYZE");
+    await client.query("VACUUM ANALYZE");
   } finally {
     await client.end();
   }
