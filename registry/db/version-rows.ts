@@ -84,6 +84,20 @@ export function versionRecord(row: VersionRow): VersionRecord {
     publishedBy: row.publishedBy,
     signature: row.signature,
     keyId: row.keyId,
+    ...yankAndDeprecation(row),
+  };
+}
+
+/** A version's yank and deprecation columns (null where there is none), as both stores read them. */
+export function yankAndDeprecation(row: {
+  yankReason: string | null;
+  yankedAt: string | null;
+  yankedBy: string | null;
+  deprecation: string | null;
+  deprecatedAt: string | null;
+  deprecatedBy: string | null;
+}): Pick<VersionRecord, "yanked" | "deprecated"> {
+  return {
     yanked:
       row.yankReason === null
         ? null

@@ -26,6 +26,7 @@ import type {
   TokenRecord,
   VersionRecord,
 } from "../../store.js";
+import { yankAndDeprecation } from "../version-rows.js";
 import { PackageChanges } from "./package-changes.js";
 import { searchDocumentSql, searchTerms, searchText } from "./search-text.js";
 
@@ -898,13 +899,6 @@ function versionRecord(row: VersionRow): VersionRecord {
     publishedBy: row.publishedBy,
     signature: row.signature,
     keyId: row.keyId,
-    yanked:
-      row.yankReason === null
-        ? null
-        : { reason: row.yankReason, at: row.yankedAt ?? "", by: row.yankedBy ?? "" },
-    deprecated:
-      row.deprecation === null
-        ? null
-        : { message: row.deprecation, at: row.deprecatedAt ?? "", by: row.deprecatedBy ?? "" },
+    ...yankAndDeprecation(row),
   };
 }
