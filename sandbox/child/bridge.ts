@@ -20,7 +20,7 @@ export interface BridgeTarget {
   readonly services: RuntimeServices;
   /** The call in progress, or undefined between calls. */
   current(): ActiveCall | undefined;
-  /** The hook's latest call (in progress or just ended) if it has this token. */
+  /** The hook's call with this token, in progress or one of the last few ended. */
   callFor(token: unknown): ActiveCall | undefined;
   /** A promise that never settles, for a result whose call has ended. */
   orphan(): Promise<string>;
@@ -42,9 +42,9 @@ const maxStateKey = 256;
  * the host error, stack and all.
  *
  * isolated-vm runs this function when the host's event loop gets to it, which for a call the hook
- * did not await can be after its handler returned: such a call is still made (as it would be for a
- * trusted hook), but a result that arrives after its call ended is never delivered, so no hook code
- * runs in the isolate between calls.
+ * did not await can be after its handler returned, or after its next call began: such a call is
+ * still made (as it would be for a trusted hook), but a result that arrives after its call ended is
+ * never delivered, so no hook code runs in the isolate between calls.
  */
 export function createBridge(target: BridgeTarget): BridgeFunction {
   return (method, args, token) => {

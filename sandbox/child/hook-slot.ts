@@ -10,6 +10,13 @@ import type { RuntimeServices } from "./types.js";
 import type { IsolateWatchdog } from "./watchdog.js";
 
 const maxOrphanedCalls = 1_000;
+/**
+ * A call the hook did not await reaches the bridge when this process's event loop gets to it, which
+ * on a busy machine can be after the hook's next call began: the last few calls are still known by
+ * their token, so such an API call is made whatever the order, while what one hook keeps in flight
+ * stays bounded (this many calls, each with at most maxPendingHostCalls).
+ */
+const recentCallsKept = 8;
 
 export interface SlotAnswer {
   answer: HookAnswer;
@@ -26,7 +33,8 @@ export class HookSlot {
   /** A bundle that did not compile fails the same way every time: the same bytes, the same error. */
   private loadFailure: Failure | undefined;
   private active: ActiveCall | undefined;
-  private latest: ActiveCall | undefined;
+  private readonly recent = new Map<number, ActiveCall>();
+  private lastToken = 0;
   private busy = false;
   private readonly waiting: (() => void)[] = [];
   private readonly bridge: BridgeFunction;
@@ -50,7 +58,7 @@ export class HookSlot {
       broker,
       services,
       current: () => this.active,
-      callFor: (token) => (this.latest?.token === token ? this.latest : undefined),
+      callFor: (token) => (typeof token === "number" ? this.recent.get(token) : undefined),
       orphan: () => {
         this.orphans++;
         return this.never;
@@ -126,9 +134,10 @@ export class HookSlot {
       startedAt = performance.now();
     }
     const isolate = this.isolate;
-    const call: ActiveCall = { token: (this.latest?.token ?? 0) + 1, log, pending: 0 };
+    const call: ActiveCall = { token: ++this.lastToken, log, pending: 0 };
     this.active = call;
-    this.latest = call;
+    this.recent.set(call.token, call);
+    this.recent.delete(call.token - recentCallsKept);
     const outcome = isolate.call(input, call.token, startedAt);
     if (!(outcome instanceof Promise)) return this.answer(isolate, calledAt, log, outcome);
     return outcome.then((settled) => this.answer(isolate, calledAt, log, settled));

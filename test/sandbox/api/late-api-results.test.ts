@@ -25,6 +25,24 @@ describe("API results that arrive after the call ended", () => {
     await expectStillAnswers(h);
   });
 
+  it("are made when the hook's next call has begun before they reach the host", async () => {
+    const made: string[] = [];
+    const h = await harness({ onStateGet: (_hook, key) => void made.push(key) });
+    const hook = h.hook(
+      "fire-and-forget",
+      handler(`
+        api.state.get("k" + (globalThis.n = (globalThis.n ?? 0) + 1));
+        return { notice: "sent" };
+      `),
+    );
+    // One batch calls the hook three times back to back: each call's API call reaches the host
+    // only after the next call began.
+    const answers = await h.run([hook, hook, hook]);
+    expect(answers.map((a) => a.status)).toEqual(["ok", "ok", "ok"]);
+    await expect.poll(() => [...made].sort(), { timeout: processWaitMs }).toEqual(["k1", "k2", "k3"]);
+    await expectStillAnswers(h);
+  });
+
   it("more than 64 calls in flight are refused inside the hook", async () => {
     const h = await harness();
     const hook = h.hook(
