@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { describeIssues } from "../core/errors.js";
 import type { Point } from "../core/events.js";
 import { jsonDataIssue } from "../core/json-data.js";

@@ -1,5 +1,5 @@
 import semver from "semver";
-import { z } from "zod";
+import * as z from "zod";
 import type {
   Advisory,
   PackageDocument,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ClientError } from "./errors.js";
 import { type HttpAnswer, type HttpRequestInit, request } from "./http-request.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A chat message as the agent loop keeps it and as hooks see it. */
 export const messageSchema = z.looseObject({

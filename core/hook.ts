@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { FetchResult } from "../sandbox/broker/net.js";
 import type { ExecResult } from "../sandbox/broker/process.js";
 import type { FileStat } from "../sandbox/file-stat.js";

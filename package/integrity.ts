@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
-
 /** SRI sha512 of bytes, as npm and the lockfile write it: `sha512-<base64>`. */
 export function computeIntegrity(bytes: Uint8Array): string {
+  // Loaded on use: an event answered in the exec process with no community hook never needs it.
+  const { createHash } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
   return `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
 }
 

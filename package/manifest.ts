@@ -1,6 +1,6 @@
 // One function of semver, not its 47 modules: the manifest is read at every exec that loads a community hook.
 import validSemver from "semver/functions/valid.js";
-import { z } from "zod";
+import * as z from "zod";
 import { effects, type Point, points } from "../core/events.js";
 import { hookSettingsSchema, type Matcher } from "../core/hook.js";
 import { patternIssue } from "../core/regex.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { CompiledHook } from "./compiled-hook.js";
 import { type AgentHookConfig, agentHook, agentHookSchema } from "./engines/agent.js";
 import { type CommandHookConfig, commandHook, commandHookSchema } from "./engines/command.js";

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "../core/errors.js";
@@ -91,6 +90,8 @@ export class StateStore {
       await rename(temp, file);
       const revision = (this.revisions.get(hook) ?? 0) + 1;
       this.revisions.set(hook, revision);
+      // Loaded by the first write, not with the state: most events write none.
+      const { createHash } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
       const sha256 = createHash("sha256").update(text).digest("hex");
       for (const listener of this.listeners) listener({ hook, key, deleted, revision, sha256 });
     });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { z } from "zod";
+import type * as z from "zod";
 import { describeIssues, errorText, RunnerError } from "../core/errors.js";
 import { type CtxOf, ctxSchema, type Point } from "../core/events.js";
 import type { HookSettings } from "../core/hook.js";

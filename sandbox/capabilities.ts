@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { posix } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Capabilities: what a community hook package asks for (the `capabilities` field of its manifest,

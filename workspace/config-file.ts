@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
-import { z } from "zod";
+import * as z from "zod";
 import { RunnerError } from "../core/errors.js";
 import { packageNameSchema } from "../package/manifest.js";
 import { writeFileAtomic } from "./atomic-file.js";

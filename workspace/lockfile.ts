@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues, RunnerError } from "../core/errors.js";
 import type { Trust } from "../core/hook.js";
 import { integrityHex } from "../package/integrity.js";

@@ -105,19 +105,30 @@ function nameHash(text: string): string {
 }
 
 /**
- * Keeps V8's compiled code of the modules this process loads from here on in `<runtime dir>/
- * compile-cache` (node's module.enableCompileCache), so the next exec that runs the chain itself,
- * and the next daemon, compile the runner, zod and the rest only once per build. In the user's own
- * 0700 folder, never a shared one: cached code is code this process runs. Quietly nothing when that
- * folder is not safe or node cannot (NODE_DISABLE_COMPILE_CACHE, a read-only folder).
+ * `<runtime dir>/compile-cache`, where V8's compiled code of hookyard's own modules is kept, so the
+ * next exec that runs the chain itself, and the next daemon, compile the runner, zod and the rest
+ * only once per build. In the user's own 0700 folder, never a shared one: cached code is code this
+ * process runs. Undefined when that folder is not safe, or NODE_DISABLE_COMPILE_CACHE says no cache.
  */
-export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   try {
     const dir = runtimeDir(env);
     checkRuntimeDir(dir, true);
-    const { enableCompileCache } = process.getBuiltinModule("node:module") as typeof import("node:module");
-    enableCompileCache?.(join(dir, "compile-cache"));
+    return join(dir, "compile-cache");
   } catch {
-    // no cache: the modules compile as they always did
+    return undefined;
+  }
+}
+
+/** Node's module cache (module.enableCompileCache) for the modules this process loads from here on, in compileCacheDir. */
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = compileCacheDir(env);
+  if (dir === undefined) return;
+  try {
+    const { enableCompileCache } = process.getBuiltinModule("node:module") as typeof import("node:module");
+    enableCompileCache?.(dir);
+  } catch {
+    // no cache: the modules compile as they always did (a read-only folder)
   }
 }

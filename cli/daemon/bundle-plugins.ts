@@ -32,7 +32,7 @@ export const builtinsOnUse: Plugin = {
  * Packages a bundle leaves out (native addons, esbuild, typescript: big, and needed only on some
  * paths), loaded with require when the module that imports them first runs, not when the bundle
  * loads: an external `import` would be hoisted to the bundle's top and load them on every event.
- * The bundle must start with `requireBanner`.
+ * The bundle defines `requireOnUse` (a require that resolves from beside it).
  */
 export function packagesOnUse(names: readonly string[]): Plugin {
   const filter = new RegExp(
@@ -50,13 +50,6 @@ export function packagesOnUse(names: readonly string[]): Plugin {
     },
   };
 }
-
-/**
- * `requireOnUse` (for packagesOnUse) and `require` (for a bundled CommonJS module's require that
- * esbuild could not resolve), resolving packages as a module beside the bundle would.
- */
-export const requireBanner =
-  'const requireOnUse = process.getBuiltinModule("node:module").createRequire(import.meta.url), require = requireOnUse;';
 
 /**
  * Each bundled file of dist/ keeps its own `import.meta.url` (the files it finds beside it: the

@@ -12,6 +12,7 @@ import { type Asked, ask, type EventAnswer, protocolVersion } from "../../adapte
 import { maxInputBytes, type ProfileEvents } from "../../adapters/profile.js";
 import { profileEvents } from "../../adapters/profile-events.js";
 import { findWorkspaceRootSync } from "../../workspace/root.js";
+import { runInProcessBundle } from "./in-process-script.js";
 
 /**
  * `hookyard exec` as the agent runs it: a thin client of the workspace's daemon (cli/daemon/
@@ -307,12 +308,14 @@ async function inProcess({ profile, event, cwd }: ExecArgs, chunks: Buffer[], wh
   };
   process.on("exit", onExit);
   let code: number;
+  let bundle: ReturnType<typeof runInProcessBundle>;
   try {
     enableCompileCache();
+    bundle = runInProcessBundle();
     // exec's own command, without the CLI around it (commander and every other command's module):
     // the plain form needs no parsing, and errors are rendered as the CLI renders them.
     const [{ execCommand, renderError }, { Readable, Writable }] = await Promise.all([
-      import(inProcessModule()) as Promise<typeof import("./in-process.js")>,
+      bundle?.exports ?? import("./in-process.js"),
       import("node:stream"),
     ]);
     // Streams, not bare writers: exec builds a Console on its stderr for the hooks' output.
@@ -366,20 +369,7 @@ async function inProcess({ profile, event, cwd }: ExecArgs, chunks: Buffer[], wh
   }
   writeAll(1, stdout.join(""));
   process.exitCode = code;
-}
-
-/**
- * The build's one-file bundle of in-process.js (in-process-bundle.ts) while it is newer than
- * in-process.js, else that module and its imports.
- */
-function inProcessModule(): string {
-  const module = new URL("./in-process.js", import.meta.url);
-  const bundle = new URL("./exec-in-process.js", import.meta.url);
-  try {
-    return statSync(bundle).mtimeMs >= statSync(module).mtimeMs ? bundle.href : module.href;
-  } catch {
-    return module.href;
-  }
+  bundle?.saveCache();
 }
 
 function write(answer: EventAnswer): void {

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ClientError } from "../errors.js";
 
 /** `hookyard registry serve`'s default address: a registry on this machine, unless told otherwise. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import type { z } from "zod";
+import type * as z from "zod";
 import { errorText, type LoadProblem, RunnerError } from "../../core/errors.js";
 import { hookFileNames } from "../../runner/load/workspace.js";
 import { installFieldsSchema } from "../../workspace/config-file.js";

@@ -1,5 +1,5 @@
 import type { FastifySchemaCompiler } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues } from "../../core/errors.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { requireAdmin } from "../access/rights.js";
 import { principalOf } from "../http/auth.js";
 import { routeSchema } from "../http/validation.js";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import semver from "semver";
-import { z } from "zod";
+import * as z from "zod";
 import { packageNameSchema } from "../../package/manifest.js";
 import { requireAdmin } from "../access/rights.js";
 import { advisorySeverities } from "../db/schema.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { checkPackageName, scopeOf, scopePattern } from "../../package/names.js";
 import { authorizeManage, authorizeScope } from "../access/rights.js";
 import { RegistryError } from "../errors.js";

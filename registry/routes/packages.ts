@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type * as z from "zod";
 import { checkPackageName, checkVersion } from "../../package/names.js";
 import type { RegistryContext } from "../context.js";
 import { RegistryError } from "../errors.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import type * as z from "zod";
 import { versionDocument } from "../documents/package-document.js";
 import { RegistryError } from "../errors.js";
 import { principalOf } from "../http/auth.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ownerNamePattern } from "../../package/names.js";
 
 /** Path and query pieces shared by several routes. Names are checked by the handlers, for their own codes. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { ftsQuery } from "../db/search-query.js";
 import { routeSchema } from "../http/validation.js";
 import type { RouteDeps } from "./deps.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { requireAdmin, scopeAllows } from "../access/rights.js";
 import { issueToken, parseDuration } from "../access/tokens.js";
 import { tokenScopes } from "../db/schema.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
+import * as z from "zod";
 import { checkPackageName, checkVersion } from "../../package/names.js";
 import { authorizeManage } from "../access/rights.js";
 import { versionDocument } from "../documents/package-document.js";

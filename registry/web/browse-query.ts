@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Point, points } from "../../core/events.js";
 import type { Risk } from "../../sandbox/capabilities.js";
 import { maxOffset } from "../routes/schemas.js";

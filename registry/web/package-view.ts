@@ -1,5 +1,5 @@
 import semver from "semver";
-import { z } from "zod";
+import * as z from "zod";
 import { displayVersion, latestVersion } from "../documents/latest.js";
 import { RegistryError } from "../errors.js";
 import type { AdvisoryRecord, RegistryStore, VersionRecord } from "../store.js";

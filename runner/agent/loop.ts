@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues, errorText, RunnerError } from "../../core/errors.js";
 import { type AnyCtx, type CtxOf, type Message, modelResponseSchema, type Point } from "../../core/events.js";
 import { jsonDataIssue } from "../../core/json-data.js";

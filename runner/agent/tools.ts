@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues } from "../../core/errors.js";
 import type { ToolSpec } from "../../core/events.js";
 import { killProcessGroup } from "../process-group.js";

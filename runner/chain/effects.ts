@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { describeIssues, RunnerError } from "../../core/errors.js";
 import {
   type AnyCtx,

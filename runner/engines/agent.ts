@@ -1,8 +1,8 @@
-import { z } from "zod";
+import * as z from "zod";
 import { errorText, RunnerError } from "../../core/errors.js";
 import type { AnyCtx, Point } from "../../core/events.js";
 import type { Decision } from "../../core/hook.js";
-import { type AgentEvent, runAgent } from "../agent/loop.js";
+import type { AgentEvent } from "../agent/loop.js";
 import { chooseModel } from "../agent/model-choice.js";
 import { currentTranscript } from "../agent/transcript-scope.js";
 import { Dispatcher } from "../chain/dispatch.js";
@@ -67,6 +67,9 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
         return undefined;
       }
       const signal = AbortSignal.timeout(rule.timeoutMs);
+      // Loaded by the first review, not with the engines: most workspaces have no agent hook, and
+      // every exec that runs the chain itself would load the loop, its tools and its schemas.
+      const { runAgent } = await import("../agent/loop.js");
       const result = await runAgent({
         hooks: { dispatch: context.chain?.dispatch ?? ((p, c) => withoutHooks.dispatch(p, c)) },
         model: model.forCall(signal),

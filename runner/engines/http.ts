@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fetchFailureText, RunnerError } from "../../core/errors.js";
 import type { Decision } from "../../core/hook.js";
 import { type CompiledHook, defaults } from "../compiled-hook.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { errorText, RunnerError } from "../../core/errors.js";
 import type { AnyCtx, Point } from "../../core/events.js";
 import { chooseModel } from "../agent/model-choice.js";

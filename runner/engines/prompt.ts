@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { CompiledHook } from "../compiled-hook.js";
 import { type CompileContext, compiledSettings, configuredHookBaseSchema } from "./settings.js";
 

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { CompiledHook } from "../compiled-hook.js";
 import { rulesDecision } from "../rules/decision.js";
 import { matchingRules } from "../rules/evaluate.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Point, points } from "../../core/events.js";
 import { hookNameSchema, hookSettingsSchema } from "../../core/hook.js";
 import type { CommunitySandbox } from "../community-sandbox.js";

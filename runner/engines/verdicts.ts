@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues, RunnerError } from "../../core/errors.js";
 import { blockable, type Point } from "../../core/events.js";
 import type { Decision } from "../../core/hook.js";

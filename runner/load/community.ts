@@ -9,6 +9,7 @@ import {
 } from "../../core/errors.js";
 import type { Point } from "../../core/events.js";
 import { type HookDefinition, type HookSettings, hookDefinitionSchema } from "../../core/hook.js";
+import { importModule } from "../../core/import-module.js";
 import { computeIntegrity } from "../../package/integrity.js";
 import { type PackageManifest, packageManifestSchema, packageNameSchema } from "../../package/manifest.js";
 import { parseGrants } from "../../sandbox/capabilities.js";
@@ -220,7 +221,7 @@ async function importTrusted(
 ): Promise<HookDefinition> {
   let on: Record<string, unknown>;
   try {
-    const module = (await import(`data:text/javascript;base64,${code.toString("base64")}`)) as {
+    const module = (await importModule(`data:text/javascript;base64,${code.toString("base64")}`)) as {
       default?: { on?: Record<string, unknown> };
     };
     const handlers = module.default?.on;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues, type LoadProblem, RunnerError } from "../../core/errors.js";
 import { hookSettingsSchema } from "../../core/hook.js";
 import { configFields, readConfigFile } from "../../workspace/config-file.js";

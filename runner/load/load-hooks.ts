@@ -9,7 +9,7 @@ import { builtinHooks } from "../builtin/index.js";
 import { Dispatcher } from "../chain/dispatch.js";
 import { compileMatcher } from "../chain/matcher.js";
 import type { ChainOutcome } from "../chain/outcome.js";
-import { CommunitySandbox, type CommunitySandboxOptions } from "../community-sandbox.js";
+import type { CommunitySandboxOptions } from "../community-sandbox.js";
 import { compileHook } from "../compile-hook.js";
 import type { CompiledHook, Origin, Trust } from "../compiled-hook.js";
 import { type Logger, stderrLogger } from "../logger.js";
@@ -182,8 +182,9 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     byName.set(name, { origin: "workspace", file, build });
   }
   const state = new StateStore(join(root, ".hookyard", "state"));
+  // The sandbox's modules only with a sandboxed hook to run: an event with none never loads them.
   const community = installed.sandboxed.length
-    ? new CommunitySandbox({
+    ? new (await import("../community-sandbox.js")).CommunitySandbox({
         ...(config.sandbox.isolation ? { isolation: config.sandbox.isolation } : {}),
         ...(config.sandbox.limits ? { limits: config.sandbox.limits } : {}),
         ...options.sandbox,

@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describeIssues, errorText, type LoadProblem, RunnerError } from "../../core/errors.js";
 import { type HookDefinition, hookDefinitionSchema } from "../../core/hook.js";
+import { importModule } from "../../core/import-module.js";
 
 export const hookFileExtensions = [".ts", ".mts", ".mjs", ".js"];
 
@@ -16,7 +16,7 @@ export interface LoadedHookFile {
  * Loads `.hookyard/hooks/*.{ts,mts,mjs,js}` in name order. Each file is bundled by esbuild (so
  * TypeScript needs no build step and `import { defineHook } from "hookyard"` works without hookyard
  * installed in the project) and imported from `.hookyard/cache/hooks/`. The bundle is kept there
- * beside `<file>.json`, which lists every file it was made from with its hash: while none of them
+ * beside `<file>.json`, which keeps every file it was made from, as it was: while none of them
  * changed, the bundle is imported as it is and esbuild is not even loaded. A file that fails is
  * reported by name and skipped; the others still load.
  */
@@ -77,6 +77,7 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
       sourcemap: true,
       workingDir: root,
     });
+    const { createHash } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
     const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
     cached = join(cacheDir, `${basename(file)}.${hash}.mjs`);
     await mkdir(cacheDir, { recursive: true });
@@ -85,14 +86,16 @@ async function importHookFile(root: string, file: string): Promise<HookDefinitio
       format: cacheFormat,
       source: file,
       bundle: basename(cached),
-      inputs: await Promise.all(inputs.map(async (path) => ({ path, sha256: await fileHash(path) }))),
+      inputs: await Promise.all(
+        inputs.map(async (path) => ({ path, content: (await readFile(path)).toString("base64") })),
+      ),
     };
     await writeAtomic(entryFile, `${JSON.stringify(entry, null, 2)}\n`);
     await removeStale(cacheDir, cached);
   }
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(cached).href)) as { default?: unknown };
+    module = (await importModule(pathToFileURL(cached).href)) as { default?: unknown };
   } catch (error) {
     // Errors name the bundle in the cache; the user knows the hook file.
     throw new RunnerError("RUN_ERR_HOOK_LOAD", errorText(error).replaceAll(cached, file), { cause: error });
@@ -134,7 +137,7 @@ async function removeStale(cacheDir: string, current: string): Promise<void> {
 }
 
 /** Bump when what a bundle holds changes for the same inputs (the shim, esbuild's options). */
-const cacheFormat = 1;
+const cacheFormat = 2;
 
 /** `.hookyard/cache/hooks/<file>.json`: the bundle of a hook file, and what it was made from. */
 interface CacheEntry {
@@ -142,7 +145,11 @@ interface CacheEntry {
   source: string;
   /** The bundle's file name, beside this entry. */
   bundle: string;
-  inputs: Array<{ path: string; sha256: string }>;
+  /**
+   * Each file's bytes (base64), compared whole on every load: an exact check that needs no hash,
+   * so an event answered in the exec process does not load node:crypto (about 7 ms).
+   */
+  inputs: Array<{ path: string; content: string }>;
 }
 
 /** The cached bundle of `file` if every input it was made from is unchanged, else undefined. */
@@ -163,18 +170,12 @@ async function cachedBundle(entryFile: string, file: string): Promise<string | u
   )
     return undefined;
   for (const input of entry.inputs) {
-    if (typeof input?.path !== "string" || (await fileHash(input.path).catch(() => "")) !== input.sha256) {
-      return undefined;
-    }
+    if (typeof input?.path !== "string" || typeof input.content !== "string") return undefined;
+    const now = await readFile(input.path).catch(() => undefined);
+    if (!now?.equals(Buffer.from(input.content, "base64"))) return undefined;
   }
   const bundle = join(entryFile, "..", entry.bundle);
   return (await stat(bundle).catch(() => undefined))?.isFile() ? bundle : undefined;
-}
-
-async function fileHash(path: string): Promise<string> {
-  return createHash("sha256")
-    .update(await readFile(path))
-    .digest("hex");
 }
 
 /** Another hookyard process may be reading the same cache: a file is there whole or not at all. */

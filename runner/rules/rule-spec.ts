@@ -1,4 +1,4 @@
-import { type core, z } from "zod";
+import * as z from "zod";
 import { RuleFileError } from "./rule-file-error.js";
 
 export const operators = [
@@ -53,7 +53,7 @@ export function readRuleSpec(
   return fail(first.field, [first.message, ...rest.map((m) => `${m.field}: ${m.message}`)].join("; "));
 }
 
-function mistakeOf(issue: core.$ZodIssue): RuleMistake {
+function mistakeOf(issue: z.core.$ZodIssue): RuleMistake {
   if (issue.code === "unrecognized_keys") {
     const nested = issue.path.length > 0;
     const known = Object.keys(ruleSpecSchema.shape).join(", ");

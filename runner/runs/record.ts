@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Where a workspace keeps its runs: one folder per run, named by its id (the session id). */
 export function runsFolder(root: string): string {

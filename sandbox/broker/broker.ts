@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Grant } from "../capabilities.js";
 import type { AuditSink } from "./audit.js";
 import { Check } from "./check.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { grantPathSchema } from "../capabilities.js";
 
 export const brokerMethods = [

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { AnyCtx, Point } from "../../../core/events.js";
 import { checkAgentInput } from "../../agent-input.js";
 import { type PiEvent, piEventPoint } from "./events.js";

@@ -34,11 +34,7 @@ export default {
     "prompt; exit 1 for input that is not the agent's (which that agent treats as a non-blocking error).",
   ].join("\n"),
   async run(context, args, options) {
-    // One event per process: each schema checks a value or two, so zod's compiled fast paths (a
-    // new Function per object schema, made at its first parse) cost more than they save. Set
-    // before the first schema is made: zod reads it then.
-    const { z } = await import("zod");
-    z.config({ jitless: true });
+    (await import("./schemas-without-jit.js")).schemasWithoutJit();
     const { loadProfile } = await import("../../../adapters/load-profile.js");
     // Commander checked it is one of the choices.
     const profile = (await loadProfile(String(options.profile))) as AgentProfile;

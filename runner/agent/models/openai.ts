@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues, fetchFailureText, RunnerError } from "../../../core/errors.js";
 import type { Message } from "../../../core/events.js";
 import type { Model, ModelRequest, ModelResult } from "../model.js";

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { describeIssues, RunnerError } from "../../../core/errors.js";
 import type { Model, ModelRequest, ModelResult } from "../model.js";
 
