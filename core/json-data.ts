@@ -1,4 +1,5 @@
-import { types } from "node:util";
+// node:util/types, not node:util: a bundle reading node:util's exports loads some thirty modules.
+import { isProxy } from "node:util/types";
 
 /**
  * How deep ctx values and model tool-call arguments may nest. Far beyond any real tool call; far
@@ -45,7 +46,7 @@ export function jsonDataIssue(value: unknown, root = "value", maxDepth = maxJson
       issue = `${path}: nested deeper than ${maxDepth} levels`;
       return 0;
     }
-    if (types.isProxy(node)) {
+    if (isProxy(node)) {
       issue = `${path}: a Proxy is not JSON data`;
       return 0;
     }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import semver from "semver";
+import validRange from "semver/ranges/valid.js";
 import * as z from "zod";
 import { RunnerError } from "../core/errors.js";
 import { packageNameSchema } from "../package/manifest.js";
@@ -38,9 +38,7 @@ export const installFieldsSchema = z.object({
   community: z
     .record(
       packageNameSchema,
-      z
-        .string()
-        .refine((range) => semver.validRange(range) !== null, "must be a semver range such as ^1.2.0"),
+      z.string().refine((range) => validRange(range) !== null, "must be a semver range such as ^1.2.0"),
     )
     .optional(),
 });

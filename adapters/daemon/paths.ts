@@ -93,7 +93,7 @@ export function checkRuntimeDir(dir: string, create: boolean): void {
  * 96 bits of FNV-1a (three 32-bit lanes with different seeds), as hex: a name, not a secret (the
  * folder is the user's alone). Not node:crypto, whose loading alone costs the client 8 ms.
  */
-function nameHash(text: string): string {
+export function nameHash(text: string): string {
   const lanes = [0x811c9dc5, 0x01000193 ^ 0x5bd1e995, 0x9e3779b9];
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

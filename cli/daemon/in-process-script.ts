@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileCacheDir } from "../../adapters/daemon/paths.js";
+import { compileCacheDir, nameHash } from "../../adapters/daemon/paths.js";
 import type * as InProcess from "./in-process.js";
 
 /**
@@ -24,10 +24,11 @@ export function runInProcessBundle(): { exports: typeof InProcess; saveCache(): 
     const bundle = statSync(file);
     if (bundle.mtimeMs < statSync(new URL("./in-process.js", import.meta.url)).mtimeMs) return undefined;
     source = readFileSync(file, "utf8");
-    // The build's identity without hashing a megabyte: the bundle's inode, size and time.
+    // Which install (its path: two installs used in turn keep a cache each) and which build of it,
+    // without hashing a megabyte (the bundle's inode, size and time).
     const dir = compileCacheDir();
     const build = `${bundle.ino}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}`;
-    cacheFile = dir && join(dir, `exec-in-process-${process.version}-${process.arch}-${build}.v8`);
+    cacheFile = dir && join(dir, `${cachePrefix(file)}${build}.v8`);
   } catch {
     return undefined;
   }
@@ -60,20 +61,24 @@ export function runInProcessBundle(): { exports: typeof InProcess; saveCache(): 
   return {
     exports: module.exports,
     saveCache: () => {
-      if (fresh && cacheFile) writeCache(cacheFile, script.createCachedData());
+      if (fresh && cacheFile) writeCache(cacheFile, cachePrefix(file), script.createCachedData());
     },
   };
 }
 
-/** Written whole or not at all (another exec may read it at once), and the other builds' caches removed. */
-function writeCache(cacheFile: string, data: Buffer): void {
+/** The cache files of this install's bundle on this Node: one per build, the last build's kept. */
+function cachePrefix(bundleFile: string): string {
+  return `exec-in-process-${process.version}-${process.arch}-${nameHash(bundleFile).slice(0, 12)}-`;
+}
+
+/** Written whole or not at all (another exec may read it at once), and this install's other builds' caches removed. */
+function writeCache(cacheFile: string, prefix: string, data: Buffer): void {
   const dir = dirname(cacheFile);
   const partial = `${cacheFile}.${process.pid}.partial`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
-    const prefix = `exec-in-process-${process.version}-${process.arch}-`;
     for (const name of readdirSync(dir)) {
       if (name.startsWith(prefix) && name.endsWith(".v8") && name !== basename(cacheFile)) {
         rmSync(join(dir, name), { force: true });

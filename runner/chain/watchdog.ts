@@ -1,4 +1,4 @@
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "../../core/monotonic.js";
 
 export interface Watch {
   deadline: number;
@@ -17,7 +17,7 @@ export class Watchdog {
 
   /** Calls `expire` in about `ms`, unless the returned watch is stopped first. */
   start(ms: number, expire: () => void): Watch {
-    const watch = { deadline: performance.now() + ms, expire };
+    const watch = { deadline: monotonicMs() + ms, expire };
     this.watches.add(watch);
     if (watch.deadline < this.armedFor) this.arm(watch.deadline);
     else if (this.watches.size === 1) this.timer?.ref();
@@ -32,13 +32,13 @@ export class Watchdog {
   private arm(deadline: number): void {
     clearTimeout(this.timer);
     this.armedFor = deadline;
-    this.timer = setTimeout(() => this.fire(), Math.max(1, Math.ceil(deadline - performance.now())));
+    this.timer = setTimeout(() => this.fire(), Math.max(1, Math.ceil(deadline - monotonicMs())));
   }
 
   private fire(): void {
     this.timer = undefined;
     this.armedFor = Number.POSITIVE_INFINITY;
-    const now = performance.now();
+    const now = monotonicMs();
     let next = Number.POSITIVE_INFINITY;
     for (const watch of this.watches) {
       if (watch.deadline <= now) {

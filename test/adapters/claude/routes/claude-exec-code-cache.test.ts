@@ -43,7 +43,7 @@ describe("the in-process route's code cache", () => {
     const first = await exec("rm -rf ~");
     expect(denied(first.stdout), first.stderr).toBe("deny");
     const [cache] = await caches();
-    expect(cache).toMatch(/^exec-in-process-v\d+\.\d+\.\d+-x64-[\d-]+\.v8$/);
+    expect(cache).toMatch(/^exec-in-process-v\d+\.\d+\.\d+-x64-[0-9a-f]{12}-\d+-\d+-\d+\.v8$/);
     const written = await stat(join(cacheDir, cache as string));
     expect(written.size).toBeGreaterThan(100_000);
     expect(written.mode & 0o077).toBe(0);
@@ -57,19 +57,22 @@ describe("the in-process route's code cache", () => {
     expect((await stat(join(cacheDir, cache as string))).mtimeMs).toBe(written.mtimeMs);
   });
 
-  it("that V8 refuses, or that another build left, changes no answer and is replaced", async () => {
+  it("that V8 refuses, or that an older build left, changes no answer and is replaced", async () => {
     const { exec, caches, cacheDir } = await setup();
     await exec("ls");
     const [cache] = await caches();
     const file = join(cacheDir, cache as string);
     await writeFile(file, Buffer.alloc(200_000, 0x5a));
-    const otherBuild = join(cacheDir, cache?.replace(/-[\d-]+\.v8$/, "-1-2-3.v8") as string);
+    const otherBuild = join(cacheDir, cache?.replace(/-\d+-\d+-\d+\.v8$/, "-1-2-3.v8") as string);
     await writeFile(otherBuild, "an older build's cache");
+    // Another install of hookyard, used in turn with this one, keeps its own.
+    const otherInstall = cache?.replace(/-[0-9a-f]{12}-/, "-000000000000-") as string;
+    await writeFile(join(cacheDir, otherInstall), "another install's cache");
 
     const answer = await exec("rm -rf ~");
     expect(denied(answer.stdout), answer.stderr).toBe("deny");
     expect(answer.stderr).not.toMatch(/cache/i);
-    expect(await caches()).toEqual([cache]);
+    expect((await caches()).sort()).toEqual([cache, otherInstall].sort());
     expect((await readFile(file)).subarray(0, 16)).not.toEqual(Buffer.alloc(16, 0x5a));
   });
 
