@@ -122,8 +122,7 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 }
 
 /** Node's module cache (module.enableCompileCache) for the modules this process loads from here on, in compileCacheDir. */
-export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
-  const dir = compileCacheDir(env);
+export function enableCompileCache(dir: string | undefined = compileCacheDir()): void {
   if (dir === undefined) return;
   try {
     const { enableCompileCache } = process.getBuiltinModule("node:module") as typeof import("node:module");

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import {
   checkRuntimeDir,
+  compileCacheDir,
   type DaemonPaths,
   daemonEntry,
   daemonPaths,
@@ -310,8 +311,9 @@ async function inProcess({ profile, event, cwd }: ExecArgs, chunks: Buffer[], wh
   let code: number;
   let bundle: ReturnType<typeof runInProcessBundle>;
   try {
-    enableCompileCache();
-    bundle = runInProcessBundle();
+    const cacheDir = compileCacheDir();
+    enableCompileCache(cacheDir);
+    bundle = runInProcessBundle(cacheDir);
     // exec's own command, without the CLI around it (commander and every other command's module):
     // the plain form needs no parsing, and errors are rendered as the CLI renders them.
     const [{ execCommand, renderError }, { Readable, Writable }] = await Promise.all([

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileCacheDir, nameHash } from "../../adapters/daemon/paths.js";
+import { nameHash } from "../../adapters/daemon/paths.js";
+import { importModule } from "../../core/import-module.js";
 import type * as InProcess from "./in-process.js";
 
 /**
@@ -9,26 +10,29 @@ import type * as InProcess from "./in-process.js";
  * (in-process-bundle.ts), through vm.Script with a V8 code cache. The cache is taken after this
  * process answered its event, so it holds every function the event compiled: most of the bundle's
  * cost on a first event was compiling functions lazily as they first ran, which node's module cache
- * (taken before a module runs) does not save. One cache file per build and Node, in
- * compileCacheDir (the user's 0700 folder); V8 refuses one that does not fit, and a new one is taken.
+ * (taken before a module runs) does not save. One cache file per install, build and Node, in
+ * `cacheDir` (compileCacheDir: the user's 0700 folder; none when undefined); V8 refuses one that
+ * does not fit, and a new one is taken.
  *
  * Undefined when the bundle is missing or older than in-process.js (a plain `tsc` after the build):
  * the client then imports the modules.
  */
-export function runInProcessBundle(): { exports: typeof InProcess; saveCache(): void } | undefined {
+export function runInProcessBundle(
+  cacheDir: string | undefined,
+): { exports: typeof InProcess; saveCache(): void } | undefined {
   const url = new URL("./exec-in-process.cjs", import.meta.url);
   const file = fileURLToPath(url);
   let source: string;
+  // Which install (its path: two installs used in turn keep a cache each) and which build of it,
+  // without hashing a megabyte (the bundle's inode, size and time).
+  const prefix = `exec-in-process-${process.version}-${process.arch}-${nameHash(file).slice(0, 12)}-`;
   let cacheFile: string | undefined;
   try {
     const bundle = statSync(file);
     if (bundle.mtimeMs < statSync(new URL("./in-process.js", import.meta.url)).mtimeMs) return undefined;
     source = readFileSync(file, "utf8");
-    // Which install (its path: two installs used in turn keep a cache each) and which build of it,
-    // without hashing a megabyte (the bundle's inode, size and time).
-    const dir = compileCacheDir();
     const build = `${bundle.ino}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}`;
-    cacheFile = dir && join(dir, `${cachePrefix(file)}${build}.v8`);
+    cacheFile = cacheDir && join(cacheDir, `${prefix}${build}.v8`);
   } catch {
     return undefined;
   }
@@ -46,7 +50,6 @@ export function runInProcessBundle(): { exports: typeof InProcess; saveCache(): 
     { filename: file, ...(cachedData ? { cachedData } : {}) },
   );
   const module = { exports: {} as typeof InProcess };
-  const bundleImport = (specifier: string) => import(specifier);
   (script.runInThisContext() as (...args: unknown[]) => void).call(
     module.exports,
     module.exports,
@@ -55,23 +58,22 @@ export function runInProcessBundle(): { exports: typeof InProcess; saveCache(): 
     file,
     fileURLToPath(new URL(".", url)),
     url.href,
-    bundleImport,
+    importModule,
   );
   const fresh = cachedData === undefined || script.cachedDataRejected === true;
   return {
     exports: module.exports,
     saveCache: () => {
-      if (fresh && cacheFile) writeCache(cacheFile, cachePrefix(file), script.createCachedData());
+      if (fresh && cacheFile) writeCache(cacheFile, prefix, script.createCachedData());
     },
   };
 }
 
-/** The cache files of this install's bundle on this Node: one per build, the last build's kept. */
-function cachePrefix(bundleFile: string): string {
-  return `exec-in-process-${process.version}-${process.arch}-${nameHash(bundleFile).slice(0, 12)}-`;
-}
-
-/** Written whole or not at all (another exec may read it at once), and this install's other builds' caches removed. */
+/**
+ * Written whole or not at all (another exec may read it at once), and this install's other builds'
+ * caches (`prefix`) removed. Synchronous, not workspace/atomic-file.ts: that loads node:fs/promises
+ * into the client, which every event loads.
+ */
 function writeCache(cacheFile: string, prefix: string, data: Buffer): void {
   const dir = dirname(cacheFile);
   const partial = `${cacheFile}.${process.pid}.partial`;

@@ -1,8 +1,10 @@
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { appendFile, cp, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hookyard } from "../../../helpers/cli.js";
+import { hookyard, repoRoot } from "../../../helpers/cli.js";
 import { tempDir, workspace } from "../../../helpers/temp.js";
+import { processWaitMs } from "../../../helpers/timeouts.js";
 import { inputFor } from "../protocol/claude-profile-inputs.js";
 
 /**
@@ -81,5 +83,40 @@ describe("the in-process route's code cache", () => {
     const answer = await exec("rm -rf ~", { NODE_DISABLE_COMPILE_CACHE: "1" });
     expect(denied(answer.stdout), answer.stderr).toBe("deny");
     expect(await caches()).toEqual([]);
+  });
+
+  it("a bundle that throws as it loads refuses the tool call, and says what failed", async () => {
+    const { cacheDir } = await setup();
+    // A copy of this build whose in-process script throws before it defines anything.
+    const install = await tempDir();
+    for (const part of ["bin", "dist", "package.json"])
+      await cp(join(repoRoot, part), join(install, part), { recursive: true });
+    await symlink(join(repoRoot, "node_modules"), join(install, "node_modules"));
+    await appendFile(
+      join(install, "dist", "cli", "daemon", "exec-in-process.cjs"),
+      '\nthrow new Error("the bundle broke");\n',
+    );
+    const root = await workspace({ ".hookyard/hooks/guard.mjs": guard });
+    const ran = spawnSync(
+      process.execPath,
+      [join(install, "bin", "hookyard.js"), "exec", "--profile", "claude", "PreToolUse"],
+      {
+        cwd: root,
+        input: JSON.stringify(
+          inputFor("PreToolUse", { cwd: root, tool_name: "Bash", tool_input: { command: "ls" } }),
+        ),
+        env: {
+          ...process.env,
+          HOOKYARD_EXEC_ROUTE: "inprocess",
+          XDG_RUNTIME_DIR: join(cacheDir, "..", ".."),
+        },
+        encoding: "utf8",
+        timeout: processWaitMs,
+      },
+    );
+    const answer = JSON.parse(ran.stdout).hookSpecificOutput;
+    expect(answer.permissionDecision, ran.stderr).toBe("deny");
+    expect(answer.permissionDecisionReason).toContain("could not check this tool call, so it is refused");
+    expect(answer.permissionDecisionReason).toContain("the bundle broke");
   });
 });
