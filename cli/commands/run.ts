@@ -108,7 +108,7 @@ export default {
         exitCodes.usage,
       );
     }
-    const { modelFromSpec } = await import("../model-spec.js");
+    const { modelFromSpec } = await import("../options/model-spec.js");
     const { ScriptedModel } = await import("../../runner/agent/models/scripted.js");
     const model = await modelFromSpec({
       model: spec,

@@ -10,7 +10,7 @@ import { repoRoot } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 import { processWaitMs } from "../helpers/timeouts.js";
 import { startRegistry } from "../registry/helpers.js";
-import { publishGuard } from "./install/fixtures.js";
+import { publishGuard } from "./commands/packages/install/fixtures.js";
 
 /**
  * `hookyard` starts fast because each command loads its code only when it runs (issue 6 wants an

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { integrityHex } from "../../package/integrity.js";
-import { snapshot } from "../cli/install/fixtures.js";
+import { snapshot } from "../cli/commands/packages/install/fixtures.js";
 import { hookyard } from "../helpers/cli.js";
 import { spawnPausedCli } from "../helpers/paused-install.js";
 import { tempDir, writeFiles } from "../helpers/temp.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildRegistry } from "../../registry/app.js";
 import { FsBlobStore } from "../../registry/blobs/fs-blob-store.js";
 import { openStoreFromUrl } from "../../registry/database-url.js";
-import { cli } from "../cli/install/fixtures.js";
+import { cli } from "../cli/commands/packages/install/fixtures.js";
 import { hookyard, repoRoot } from "../helpers/cli.js";
 import { describePostgres, fileCluster } from "../helpers/postgres.js";
 import { fileS3, s3Env } from "../helpers/s3.js";

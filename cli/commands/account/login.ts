@@ -2,7 +2,7 @@ import { checkTokenText } from "../../../client/access/token-text.js";
 import { ClientError } from "../../../client/errors.js";
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { registryOption } from "../../registry-options.js";
+import { registryOption } from "../../options/registry.js";
 
 export default {
   name: "login",

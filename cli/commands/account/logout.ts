@@ -1,6 +1,6 @@
 import type { LogoutResult } from "../../../client/access/logout.js";
 import type { Command } from "../../command.js";
-import { jsonOption, registryOption } from "../../registry-options.js";
+import { jsonOption, registryOption } from "../../options/registry.js";
 
 export default {
   name: "logout",

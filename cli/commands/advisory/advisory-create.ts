@@ -1,6 +1,6 @@
 import { severities } from "../../../client/severity.js";
 import type { Command } from "../../command.js";
-import { tokenCommandOptions } from "../../registry-options.js";
+import { tokenCommandOptions } from "../../options/registry.js";
 
 export default {
   name: "create",

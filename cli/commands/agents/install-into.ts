@@ -1,7 +1,7 @@
 import { defaultServePort } from "../../../adapters/serve/defaults.js";
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { portOption } from "../../port-option.js";
+import { portOption } from "../../options/port.js";
 
 export default {
   name: "install-into",

@@ -6,7 +6,7 @@ import {
 } from "../../../adapters/serve/defaults.js";
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { portOption } from "../../port-option.js";
+import { portOption } from "../../options/port.js";
 
 export default {
   name: "serve",

@@ -1,6 +1,6 @@
 import type { Command } from "../../command.js";
 import type { OwnersChange } from "../../manage/owners-change.js";
-import { tokenCommandOptions } from "../../registry-options.js";
+import { tokenCommandOptions } from "../../options/registry.js";
 
 /**
  * `owner add` and `owner rm`: the same arguments, checks and output, but for the sentence that

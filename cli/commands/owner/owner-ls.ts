@@ -1,5 +1,5 @@
 import type { Command } from "../../command.js";
-import { jsonOption, registryOption } from "../../registry-options.js";
+import { jsonOption, registryOption } from "../../options/registry.js";
 
 export default {
   name: "ls",

@@ -1,8 +1,8 @@
 import type { Advisory } from "../../../client/registry-client.js";
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
+import { registryOption } from "../../options/registry.js";
 import type { PackageInfo } from "../../package-info.js";
-import { registryOption } from "../../registry-options.js";
 import { safeTable, terminalLine } from "../../ui/terminal-text.js";
 
 /** Versions listed in the text output; --json lists every one. */

@@ -1,6 +1,6 @@
 import type { CliContext, Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { registryOption } from "../../registry-options.js";
+import { registryOption } from "../../options/registry.js";
 
 export default {
   name: "install",

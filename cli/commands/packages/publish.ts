@@ -1,6 +1,6 @@
 import type { Command } from "../../command.js";
 import { exitCodes } from "../../errors.js";
-import { registryOption, tokenOption } from "../../registry-options.js";
+import { registryOption, tokenOption } from "../../options/registry.js";
 
 export default {
   name: "publish",

@@ -1,7 +1,7 @@
 import type { SearchAnswer } from "../../../client/registry-client.js";
 import type { CliContext, Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { registryOption } from "../../registry-options.js";
+import { registryOption } from "../../options/registry.js";
 import { safeTable, terminalLine } from "../../ui/terminal-text.js";
 
 /** The registry's own bounds for a page (GET /v1/search). */

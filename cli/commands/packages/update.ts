@@ -1,7 +1,7 @@
 import type { Command } from "../../command.js";
 import { renderError } from "../../error-message.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { registryOption } from "../../registry-options.js";
+import { registryOption } from "../../options/registry.js";
 
 export default {
   name: "update",

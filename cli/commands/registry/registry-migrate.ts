@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { MigrationProgress, MigrationSummary } from "../../../registry/migrate/migrate.js";
 import type { Command } from "../../command.js";
-import { databaseOption } from "../../database-option.js";
 import { CliError, exitCodes, registryFailure } from "../../errors.js";
+import { databaseOption } from "../../options/registry-storage.js";
 import { table } from "../../ui/table.js";
 
 export default {

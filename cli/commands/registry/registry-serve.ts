@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
 import type { Registry } from "../../../registry/app.js";
-import { blobsOption } from "../../blobs-option.js";
 import type { Command } from "../../command.js";
-import { databaseOption } from "../../database-option.js";
 import { CliError, exitCodes, registryFailure } from "../../errors.js";
-import { portOption } from "../../port-option.js";
+import { portOption } from "../../options/port.js";
+import { blobsOption, databaseOption } from "../../options/registry-storage.js";
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 

@@ -2,9 +2,9 @@ import { resolve } from "node:path";
 import type { IssuedToken } from "../../../registry/access/tokens.js";
 import type { TokenScope } from "../../../registry/db/schema.js";
 import type { Command } from "../../command.js";
-import { databaseOption } from "../../database-option.js";
 import { CliError, exitCodes, registryFailure } from "../../errors.js";
-import { tokenScopeChoices } from "../../token-scopes.js";
+import { databaseOption } from "../../options/registry-storage.js";
+import { tokenScopeChoices } from "../../options/token-scopes.js";
 import { table } from "../../ui/table.js";
 
 export default {

@@ -1,5 +1,5 @@
 import type { Command } from "../../command.js";
-import { tokenCommandOptions } from "../../registry-options.js";
+import { tokenCommandOptions } from "../../options/registry.js";
 
 export default {
   name: "list",

@@ -1,6 +1,6 @@
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { tokenCommandOptions } from "../../registry-options.js";
+import { tokenCommandOptions } from "../../options/registry.js";
 
 /** What the registry's ids look like and a mistyped one may: never a secret, never a path. */
 const tokenId = /^[A-Za-z0-9_-]{1,64}$/;

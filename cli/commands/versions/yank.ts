@@ -1,6 +1,6 @@
 import type { Command } from "../../command.js";
 import { CliError, exitCodes } from "../../errors.js";
-import { tokenCommandOptions } from "../../registry-options.js";
+import { tokenCommandOptions } from "../../options/registry.js";
 
 export default {
   name: "yank",
