@@ -13,7 +13,7 @@ export default defineConfig({
     ],
   },
   test: {
-    // The second writes docs/agents.md's tables from what the real agents' tests proved (when they ran).
+    // The second writes docs/agents/README.md's tables from what the real agents' tests proved (when they ran).
     reporters: ["default", "./test/agents/harness/support-reporter.ts"],
     include: ["test/**/*.test.ts", "sample-hooks/**/*.test.ts"],
     typecheck: { enabled: true, include: ["test/types/**/*.test.ts"] },

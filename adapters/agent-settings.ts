@@ -64,7 +64,7 @@ const gemini: AgentSettings = {
   http: false,
   installNotes: [
     "Gemini CLI runs a project's hooks only in a folder it trusts (its folder trust, or GEMINI_CLI_TRUST_WORKSPACE=true),",
-    "and lists them as new the next time it starts. BeforeModel, AfterModel and BeforeToolSelection are not routed (see docs/gemini-cli.md).",
+    "and lists them as new the next time it starts. BeforeModel, AfterModel and BeforeToolSelection are not routed (see docs/agents/gemini-cli.md).",
   ],
   entries: geminiHookyardEntries,
   groupFor: geminiGroupFor,
@@ -81,7 +81,7 @@ const codex: AgentSettings = {
   installNotes: [
     "Codex runs these hooks only once you trust them: start codex in this folder and review them in /hooks",
     "(until then they silently do not run; `hookyard status` says so). A project's .codex/ is read only in a",
-    "project Codex trusts. A result rewrite reaches the model as the hook's PostToolUse block reason (see docs/codex.md).",
+    "project Codex trusts. A result rewrite reaches the model as the hook's PostToolUse block reason (see docs/agents/codex.md).",
   ],
   entries: codexHookyardEntries,
   groupFor: codexGroupFor,

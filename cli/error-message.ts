@@ -17,10 +17,11 @@ const remedies: Record<string, string> = {
   CLI_ERR_FILESYSTEM: "check that the path exists, is of the right kind, and that you may write there",
   CLI_ERR_NOT_FOUND: "check the name and the registry; `hookyard search <words>` finds names",
   CLI_ERR_NO_MATCHING_VERSION: "name one of the versions listed, or a wider range",
-  CLI_ERR_MANIFEST_INVALID: "fix package.json and pack again (docs/cli/pack.md describes its fields)",
+  CLI_ERR_MANIFEST_INVALID:
+    "fix package.json and pack again (docs/cli/packages/pack.md describes its fields)",
   CLI_ERR_UNSAFE_MATCHER:
     "simplify the pattern as the message says and pack again (docs/writing-a-hook.md#matchers lists what is refused)",
-  CLI_ERR_BUNDLE: "docs/cli/pack.md says what a hook package may import",
+  CLI_ERR_BUNDLE: "docs/cli/packages/pack.md says what a hook package may import",
   CLI_ERR_TARBALL_INVALID: "publish the .tgz that `hookyard pack` wrote, or the package's folder",
   RUN_ERR_CONFIG_INVALID: "fix hookyard.json (docs/configuration.md describes it)",
   RUN_ERR_CONFIG_UNREADABLE: "check the file's permissions",

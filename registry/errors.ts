@@ -3,7 +3,7 @@ import { TarballError, type TarballErrorCode } from "../package/tarball/errors.j
 
 /**
  * Every failure the registry reports, with its HTTP status. The codes are stable: clients (the
- * hookyard CLI) branch on them, and docs/registry-api.md has a row for each (a test checks it).
+ * hookyard CLI) branch on them, and docs/registry/api.md has a row for each (a test checks it).
  */
 const catalogue = {
   // requests

@@ -58,7 +58,7 @@ export interface RegistryStore {
    * GET /v1/packages/:name shows (a publish, a yank or unyank, a deprecation or its undoing), so
    * that copies of the document can be dropped; with null when any package may have changed. The
    * sqlite store reports its own process's writes (one process serves a data dir); the PostgreSQL
-   * store every process's, by LISTEN/NOTIFY (docs/registry.md says how soon).
+   * store every process's, by LISTEN/NOTIFY (docs/registry/README.md says how soon).
    */
   onPackageChange(listener: PackageChangeListener): void;
 

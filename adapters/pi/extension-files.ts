@@ -15,6 +15,6 @@ export const piExtension: AgentExtension = {
   source: "integrations/pi/index.ts",
   installNotes: [
     "Pi loads it when it next starts (or on /reload); every tool call and prompt is checked by hookyard,",
-    "and refused when hookyard cannot answer. context and before_provider_request are not routed (see docs/pi.md).",
+    "and refused when hookyard cannot answer. context and before_provider_request are not routed (see docs/agents/pi.md).",
   ],
 };

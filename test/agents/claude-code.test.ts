@@ -23,7 +23,7 @@ import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runti
  * on 127.0.0.1 that scripts its tool calls and logs every request. Each test is a workspace with
  * `hookyard install-into claude` (the exec route, or --http with `hookyard serve` running) and a
  * trusted hook file, and asserts what a user would notice: the file on disk, what the model was
- * sent next. docs/agents.md is the table of what these rows prove. Build first (dist/).
+ * sent next. docs/agents/README.md is the table of what these rows prove. Build first (dist/).
  */
 
 const claude = await installClaudeCode();
@@ -185,7 +185,7 @@ const bash = (command: string): Step => ({
 
 const timeout = 240_000;
 
-/** The options of a test that proves `rows` on both routes (docs/agents.md's cells). */
+/** The options of a test that proves `rows` on both routes (docs/agents/README.md's cells). */
 const both = (...rows: string[]) => ({
   timeout,
   meta: proves("claude-code", claudeCodePackage.version, { exec: rows, http: rows }),

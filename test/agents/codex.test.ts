@@ -21,7 +21,7 @@ import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runti
  * 127.0.0.1 that scripts its tool calls and logs every request. Each test is a workspace with
  * `hookyard install-into codex` and a hook file; Codex's trust in the entries is recorded as its
  * /hooks panel records it (one test leaves it out). Each asserts what a user would notice: the
- * file on disk, what the model was sent next. docs/agents.md is the table of what these rows
+ * file on disk, what the model was sent next. docs/agents/README.md is the table of what these rows
  * prove. Build first (dist/).
  */
 
@@ -123,7 +123,7 @@ const shell = (cmd: string): ResponsesStep => ({ call: { name: "exec_command", a
 
 const timeout = 300_000;
 
-/** The options of a test that proves `rows` of docs/agents.md's table. */
+/** The options of a test that proves `rows` of docs/agents/README.md's table. */
 const rows = (...proven: string[]) => ({
   timeout,
   meta: proves("codex", codexPackage.version, { exec: proven }),

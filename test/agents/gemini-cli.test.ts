@@ -21,7 +21,7 @@ import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runti
  * 127.0.0.1 that scripts its tool calls and logs every request. Each test is a workspace with
  * `hookyard install-into gemini` (the exec route: that agent has no http hooks) and a trusted hook
  * file, and asserts what a user would notice: the file on disk, what the model was sent next.
- * docs/agents.md is the table of what these rows prove. Build first (dist/).
+ * docs/agents/README.md is the table of what these rows prove. Build first (dist/).
  */
 
 const gemini = await installGeminiCli();
@@ -120,7 +120,7 @@ const shell = (command: string): GeminiStep => ({
 
 const timeout = 300_000;
 
-/** The options of a test that proves `rows` of docs/agents.md's table. */
+/** The options of a test that proves `rows` of docs/agents/README.md's table. */
 const rows = (...proven: string[]) => ({
   timeout,
   meta: proves("gemini-cli", geminiCliPackage.version, { exec: proven }),

@@ -24,7 +24,7 @@ import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runti
  * `hookyard install-into opencode` writes it (.opencode/plugins/hookyard.ts), against a fake
  * Anthropic API on 127.0.0.1 that scripts its tool calls and logs every request. Each test is a
  * workspace with a trusted hook file, and asserts what a user would notice: the file on disk, what
- * the model was sent next. docs/agents.md is the table of what these rows prove. Build first (dist/).
+ * the model was sent next. docs/agents/README.md is the table of what these rows prove. Build first (dist/).
  */
 
 const opencode = await installOpencode();
@@ -121,7 +121,7 @@ const bash = (command: string): Step => ({
 
 const timeout = 300_000;
 
-/** The options of a test that proves `rows` of docs/agents.md's table. */
+/** The options of a test that proves `rows` of docs/agents/README.md's table. */
 const rows = (...proven: string[]) => ({
   timeout,
   meta: proves("opencode", opencodePackage.version, { exec: proven }),

@@ -22,7 +22,7 @@ import { runtimeDir, sessionsLog, stopRuntimes } from "./harness/workspace-runti
  * scripts the tool calls and logs every request. Each test is a workspace with `hookyard
  * install-into pi` (hookyard's extension in .pi/extensions/hookyard/, running `hookyard exec
  * --profile pi`) and a trusted hook file, and asserts what a user would notice: the file on disk,
- * what the model was sent next. docs/agents.md is the table of what these rows prove. Build first.
+ * what the model was sent next. docs/agents/README.md is the table of what these rows prove. Build first.
  */
 
 const pi = await installPi();
@@ -128,7 +128,7 @@ async function pointExtensionAt(ws: Workspace, command: string[]): Promise<void>
 
 const timeout = 300_000;
 
-/** The options of a test that proves `rows` of docs/agents.md's table. */
+/** The options of a test that proves `rows` of docs/agents/README.md's table. */
 const rows = (...proven: string[]) => ({ timeout, meta: proves("pi", piPackage.version, { exec: proven }) });
 
 describe.skipIf(!pi.ok)(`Pi ${piPackage.version} (real agent), route exec`, () => {

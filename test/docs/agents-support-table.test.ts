@@ -27,11 +27,11 @@ const pinned: Record<AgentId, string> = {
 };
 
 /**
- * docs/agents.md's tables are what the last run of the real agents' tests proved
+ * docs/agents/README.md's tables are what the last run of the real agents' tests proved
  * (test/agents/harness/support-reporter.ts writes them): no cell is edited by hand, and the
  * committed record is of a run in which every test passed.
  */
-describe("docs/agents.md's support tables", () => {
+describe("docs/agents/README.md's support tables", () => {
   const record = readLastRun(inRepo(lastRunPath));
   const doc = readFileSync(inRepo(agentsDocPath), "utf8");
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { registryErrorCodes } from "../../registry/errors.js";
 
-const apiDoc = fileURLToPath(new URL("../../docs/registry-api.md", import.meta.url));
+const apiDoc = fileURLToPath(new URL("../../docs/registry/api.md", import.meta.url));
 
 /** Codes that head a row of a table: "| `REG_ERR_X` | meaning | what to do |". */
 async function documentedCodes(): Promise<string[]> {
@@ -13,7 +13,7 @@ async function documentedCodes(): Promise<string[]> {
   );
 }
 
-describe("docs/registry-api.md", () => {
+describe("docs/registry/api.md", () => {
   it("has a row, with a meaning and a remedy, for every registry error code", async () => {
     const documented = await documentedCodes();
     expect(registryErrorCodes.filter((code) => !documented.includes(code))).toEqual([]);

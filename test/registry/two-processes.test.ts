@@ -18,7 +18,7 @@ import { builtModule, type ServerProcess, startScriptServer, startServerProcess 
  * Two real `hookyard registry serve` processes on one PostgreSQL database and one place for the
  * tarballs (a shared --data directory, or one S3 bucket on s3rver) serve one registry: a publish
  * race between them has one winner, a publish on one is seen by the other within the bound
- * docs/registry.md gives (1 s), one killed mid-publish leaves no row without its blob while the
+ * docs/registry/README.md gives (1 s), one killed mid-publish leaves no row without its blob while the
  * other serves on, download counts add up, and both sign with the one key kept in the database.
  */
 
@@ -73,7 +73,7 @@ async function sharedBlobs(place: Place, root: string): Promise<SharedBlobs> {
     },
   };
 }
-/** docs/registry.md ("PostgreSQL"): a change is seen by every other process within this. */
+/** docs/registry/README.md ("PostgreSQL"): a change is seen by every other process within this. */
 const documentedBoundMs = 1_000;
 
 interface Pair {

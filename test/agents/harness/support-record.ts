@@ -27,7 +27,7 @@ export interface RanTest extends TestOutcome {
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export const lastRunPath = "test/agents/last-run.json";
-export const agentsDocPath = "docs/agents.md";
+export const agentsDocPath = "docs/agents/README.md";
 /** A path of the two above, from the repository's root whatever the working directory. */
 export const inRepo = (path: string): string => join(repoRoot, path);
 
@@ -101,7 +101,7 @@ const begin = (agent: AgentId) =>
   `<!-- ${agent}: written by test/agents/harness/support-reporter.ts from ${lastRunPath}; do not edit -->`;
 const end = (agent: AgentId) => `<!-- end of ${agent} -->`;
 
-/** docs/agents.md with each agent's block written from the record. */
+/** docs/agents/README.md with each agent's block written from the record. */
 export function renderDoc(doc: string, lastRun: LastRun): string {
   let out = doc;
   for (const table of supportTables) {

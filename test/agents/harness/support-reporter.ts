@@ -13,7 +13,7 @@ import type { AgentId } from "./support-table.js";
 
 /**
  * After a run that included the real agents (test/agents/), records which of their tests passed
- * (test/agents/last-run.json) and writes docs/agents.md's tables from that record, so the tables
+ * (test/agents/last-run.json) and writes docs/agents/README.md's tables from that record, so the tables
  * say what the last run proved. A run in which they were skipped (no registry,
  * HOOKYARD_AGENT_CONFORMANCE=skip) changes nothing. Files are written only when their text changes.
  */

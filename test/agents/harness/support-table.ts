@@ -1,5 +1,5 @@
 /**
- * What docs/agents.md says each agent supports, as rows a test proves: a test of test/agents/
+ * What docs/agents/README.md says each agent supports, as rows a test proves: a test of test/agents/
  * names the cells it proves (`proves`), support-reporter.ts records which of those tests passed in
  * the last run (test/agents/last-run.json) and writes each agent's table from that record. A cell
  * no passing test proves is never "yes".
