@@ -14,11 +14,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { stopDaemon } from "../adapters/daemon/status.js";
 import { execCommand } from "../cli/agent-settings/install-into.js";
-import { AgentBenchError } from "./agent-compat/errors.js";
 import { runHookProcess } from "./agent-compat/hook-process.js";
 import { startServe } from "./agent-compat/serve-process.js";
 import { claudeCodePackage, installClaudeCode, runClaude } from "./agents/claude-code.js";
 import { type Step, startAnthropicModel } from "./agents/fake-model/anthropic.js";
+import { BenchError } from "./errors.js";
 import { environmentLine, formatTable } from "./harness.js";
 import { childEnv } from "./install/child-env.js";
 import type { Contender } from "./install/contenders.js";
@@ -82,7 +82,7 @@ async function hookyardCli(args: string[], cwd: string, env: NodeJS.ProcessEnv):
     AbortSignal.timeout(60_000),
   );
   if (answer.exitCode !== 0) {
-    throw new AgentBenchError("AGENT_BENCH_ERR_SETUP", `hookyard ${args.join(" ")} failed: ${answer.stderr}`);
+    throw new BenchError("AGENT_BENCH_ERR_SETUP", `hookyard ${args.join(" ")} failed: ${answer.stderr}`);
   }
 }
 
@@ -110,7 +110,7 @@ function sessionContender(claudeBinary: string, route: Route, calls: number): Co
         const turns = model.turns().length;
         const seen = (await readFile(join(route.root, "calls.log"), "utf8")).split("\n").length - 1;
         if (run.code !== 0 || turns !== calls + 1 || (route.counts && seen !== calls)) {
-          throw new AgentBenchError(
+          throw new BenchError(
             "AGENT_BENCH_ERR_WRONG_ANSWER",
             `${route.name}: a session of ${calls} Bash calls made ${turns} model requests and its guard saw ${seen} calls (exit ${run.code}): ${run.stderr.slice(-2_000)}`,
           );

@@ -1,4 +1,4 @@
-import { AgentBenchError } from "./errors.js";
+import { BenchError } from "../errors.js";
 import type { EventSource, Expected } from "./event.js";
 import { guardReason } from "./guards.js";
 import type { TimedAnswer } from "./hook-process.js";
@@ -100,7 +100,7 @@ export function checkAgentAnswer(label: string, expected: Expected, answer: Time
   const denied = said.includes(guardReason) && (answer.exitCode === 0 || answer.exitCode === 2);
   const allowed = answer.exitCode === 0 && !said.includes(guardReason) && answer.stderr.trim() === "";
   if (expected === "deny" ? denied : allowed) return;
-  throw new AgentBenchError(
+  throw new BenchError(
     "AGENT_BENCH_ERR_WRONG_ANSWER",
     `${label} should ${expected === "deny" ? `deny with "${guardReason}"` : "allow"}, but answered exit ${answer.exitCode}, stdout ${JSON.stringify(answer.stdout.slice(0, 2_000))}, stderr ${JSON.stringify(answer.stderr.slice(-2_000))}`,
   );

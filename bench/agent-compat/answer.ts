@@ -1,4 +1,4 @@
-import { AgentBenchError } from "./errors.js";
+import { BenchError } from "../errors.js";
 import type { Expected } from "./event.js";
 import { guardReason } from "./guards.js";
 
@@ -52,7 +52,7 @@ function check(label: string, expected: Expected, verdict: Verdict, shown: () =>
   const right =
     verdict.decision === expected && (expected === "allow" || verdict.reason.includes(guardReason));
   if (right) return;
-  throw new AgentBenchError(
+  throw new BenchError(
     "AGENT_BENCH_ERR_WRONG_ANSWER",
     `${label} should ${expected === "deny" ? `deny with "${guardReason}"` : "allow (no decision)"}, but answered ${shown()}`,
   );

@@ -3,12 +3,12 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computeIntegrity } from "../../package/integrity.js";
 import { lockFileName, readLockfile } from "../../workspace/lockfile.js";
+import { BenchError } from "../errors.js";
 import { hookyardBin, startHookyardRegistry } from "../install/hookyard-registry.js";
 import { publishTo } from "../install/publish.js";
 import { timeCommand } from "../install/timed-command.js";
 import type { Cleanup } from "../registry/cleanup.js";
 import type { PackedVersion } from "../registry/packed-corpus.js";
-import { AgentBenchError } from "./errors.js";
 import { guardHookSource } from "./guards.js";
 
 /**
@@ -72,7 +72,7 @@ export async function installCommunityGuard(setup: CommunityGuardSetup): Promise
 
   const entry = (await readLockfile(workspace))?.packages[communityGuardName];
   if (entry?.trust !== "sandboxed") {
-    throw new AgentBenchError(
+    throw new BenchError(
       "AGENT_BENCH_ERR_SETUP",
       `hookyard install exited 0 in ${workspace}, but ${lockFileName} ${entry ? `says trust "${entry.trust}", not "sandboxed"` : `has no entry for ${communityGuardName}`}`,
     );

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
+import { BenchError } from "../errors.js";
 import type { CommandAnswer } from "./answer.js";
-import { AgentBenchError } from "./errors.js";
 
 /**
  * One event sent to a hook process as that agent sends it: spawned, the input written to stdin and
@@ -51,7 +51,7 @@ export function runHookProcess(run: HookProcess, input: string, signal: AbortSig
     });
     child.on("error", (error) => {
       reject(
-        new AgentBenchError(
+        new BenchError(
           "AGENT_BENCH_ERR_COMMAND",
           `could not run ${[run.command, ...run.args].join(" ")}: ${error.message}`,
           { cause: error },

@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { BenchError } from "../errors.js";
 import { hookyardBin } from "../install/hookyard-registry.js";
 import type { Cleanup } from "../registry/cleanup.js";
 import type { RunningServer } from "../registry/server-process.js";
-import { AgentBenchError } from "./errors.js";
 
 /**
  * `hookyard serve --port 0` on a workspace, as a user starts it, in its own process group (so
@@ -70,7 +70,7 @@ export async function startServe(
 
   const fail = async (why: string) => {
     await stop();
-    return new AgentBenchError("AGENT_BENCH_ERR_SERVE", `${label} ${why}; it printed:\n${output.trim()}`);
+    return new BenchError("AGENT_BENCH_ERR_SERVE", `${label} ${why}; it printed:\n${output.trim()}`);
   };
   const deadline = Date.now() + startTimeoutMs;
   let origin: string | undefined;

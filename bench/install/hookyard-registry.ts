@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { BenchError } from "../errors.js";
 import type { Cleanup } from "../registry/cleanup.js";
 import { hookyardPeer } from "../registry/hookyard/hookyard-server.js";
 import type { Peer } from "../registry/peer.js";
 import { freePort, type RunningServer, startServer } from "../registry/server-process.js";
-import { InstallBenchError } from "./errors.js";
 
 /** The `hookyard` bin as users run it (from dist/bench/install/ back to the repo root). */
 export const hookyardBin = fileURLToPath(new URL("../../../bin/hookyard.js", import.meta.url));
@@ -21,7 +21,7 @@ const tokenWaitMs = 5_000;
  */
 export async function startHookyardRegistry(dataDir: string, cleanup: Cleanup): Promise<Peer> {
   if (!existsSync(hookyardBin)) {
-    throw new InstallBenchError(
+    throw new BenchError(
       "INSTALL_BENCH_ERR_COMMAND",
       `${hookyardBin} is missing: is this a checkout of hookyard?`,
     );
@@ -59,7 +59,7 @@ async function adminToken(server: RunningServer): Promise<string> {
     if (token) return token;
     await sleep(20);
   }
-  throw new InstallBenchError(
+  throw new BenchError(
     "INSTALL_BENCH_ERR_ADMIN_TOKEN",
     `hookyard registry serve printed no admin token line within ${tokenWaitMs / 1000} s (was its data dir not empty?); it printed:\n${server.output().trim()}`,
   );

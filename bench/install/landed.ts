@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computeIntegrity } from "../../package/integrity.js";
 import { lockFileName, readLockfile, storePath } from "../../workspace/lockfile.js";
-import { InstallBenchError } from "./errors.js";
+import { BenchError } from "../errors.js";
 import { type BenchPackage, bundlePath } from "./hook-package.js";
 
 /**
@@ -11,8 +11,8 @@ import { type BenchPackage, bundlePath } from "./hook-package.js";
  * installed bundle holds exactly the packed bytes.
  */
 
-function notLanded(tool: string, dir: string, what: string): InstallBenchError {
-  return new InstallBenchError("INSTALL_BENCH_ERR_NOT_LANDED", `${tool} exited 0 in ${dir}, but ${what}`);
+function notLanded(tool: string, dir: string, what: string): BenchError {
+  return new BenchError("INSTALL_BENCH_ERR_NOT_LANDED", `${tool} exited 0 in ${dir}, but ${what}`);
 }
 
 async function bundleIntegrity(file: string): Promise<string | undefined> {

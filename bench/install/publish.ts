@@ -1,8 +1,8 @@
+import { BenchError } from "../errors.js";
 import { checkPeer } from "../registry/check.js";
 import { sendOnce } from "../registry/load/load.js";
 import type { PackedVersion } from "../registry/packed-corpus.js";
 import type { Peer } from "../registry/peer.js";
-import { InstallBenchError } from "./errors.js";
 
 /**
  * Publishes the tarball over the peer's HTTP API (hookyard: PUT with the bearer token; Verdaccio:
@@ -12,7 +12,7 @@ import { InstallBenchError } from "./errors.js";
 export async function publishTo(peer: Peer, packed: PackedVersion): Promise<void> {
   const answer = await sendOnce(peer.server.port, peer.publishCall(packed));
   if (answer.status < 200 || answer.status >= 300) {
-    throw new InstallBenchError(
+    throw new BenchError(
       "INSTALL_BENCH_ERR_PUBLISH",
       `${peer.label} answered ${answer.status} to the publish of ${packed.pkg.name}@${packed.version}: ${answer.body}`,
     );

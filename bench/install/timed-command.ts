@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { InstallBenchError } from "./errors.js";
+import { BenchError } from "../errors.js";
 
 /**
  * One timed run of a command as a user would type it: wall time from spawn to exit, node's start
@@ -39,7 +39,7 @@ export function timeCommand(run: TimedCommand, signal: AbortSignal): Promise<num
     });
     child.on("error", (error) => {
       reject(
-        new InstallBenchError("INSTALL_BENCH_ERR_COMMAND", `could not run ${line(run)}: ${error.message}`, {
+        new BenchError("INSTALL_BENCH_ERR_COMMAND", `could not run ${line(run)}: ${error.message}`, {
           cause: error,
         }),
       );
@@ -49,7 +49,7 @@ export function timeCommand(run: TimedCommand, signal: AbortSignal): Promise<num
       if (code === 0) return resolve(exitedAt - started);
       const how = killedBy ? `was stopped by ${killedBy}` : `exited with ${code}`;
       reject(
-        new InstallBenchError(
+        new BenchError(
           "INSTALL_BENCH_ERR_COMMAND",
           `${line(run)} (in ${run.cwd}) ${how}; its output ends with:\n${output.trim()}`,
         ),

@@ -1,4 +1,4 @@
-import { BenchError } from "./errors.js";
+import { BenchError } from "../errors.js";
 import { sendOnce } from "./load/load.js";
 import type { PackedVersion } from "./packed-corpus.js";
 import type { Peer } from "./peer.js";

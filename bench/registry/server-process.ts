@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { BenchError } from "../errors.js";
 import type { Cleanup } from "./cleanup.js";
-import { BenchError } from "./errors.js";
 import { sendOnce } from "./load/load.js";
 
 /**

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import pg from "pg";
+import { BenchError } from "../../errors.js";
 import type { Cleanup } from "../cleanup.js";
-import { BenchError } from "../errors.js";
 import { type PostgresCluster, startCluster } from "./postgres-cluster.js";
 
 const run = promisify(execFile);

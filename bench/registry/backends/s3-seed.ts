@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { integrityHex } from "../../../package/integrity.js";
-import { BenchError } from "../errors.js";
+import { BenchError } from "../../errors.js";
 import { mapLimit } from "../map-limit.js";
 import type { PackedVersion } from "../packed-corpus.js";
 

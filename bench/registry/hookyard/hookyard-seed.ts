@@ -1,7 +1,7 @@
 import { issueToken } from "../../../registry/access/tokens.js";
 import { buildRegistry } from "../../../registry/app.js";
 import { importVersions } from "../../../registry/publish/import.js";
-import { BenchError } from "../errors.js";
+import { BenchError } from "../../errors.js";
 import { mapLimit } from "../map-limit.js";
 import type { PackedVersion } from "../packed-corpus.js";
 import type { HookyardStorage } from "./hookyard-server.js";

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BenchError } from "../errors.js";
+import { BenchError } from "../../errors.js";
 
 /**
  * Installs the peer, Verdaccio, with npm into a cache folder outside the repo, once per machine:

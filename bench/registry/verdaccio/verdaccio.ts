@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { BenchError } from "../../errors.js";
 import type { Cleanup } from "../cleanup.js";
-import { BenchError } from "../errors.js";
 import { type HttpCall, sendOnce } from "../load/load.js";
 import { mapLimit } from "../map-limit.js";
 import type { PackedVersion } from "../packed-corpus.js";
