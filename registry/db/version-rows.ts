@@ -23,8 +23,18 @@ LEFT JOIN owners yanker ON yanker.id = y.owner_id
 LEFT JOIN deprecations d ON d.version_id = v.id
 LEFT JOIN owners deprecator ON deprecator.id = d.owner_id`;
 
+/** A version's yank and deprecation, joined in: null where there is none. Both stores read these alike. */
+export interface YankColumns {
+  yankReason: string | null;
+  yankedAt: string | null;
+  yankedBy: string | null;
+  deprecation: string | null;
+  deprecatedAt: string | null;
+  deprecatedBy: string | null;
+}
+
 /** A version row as sqlite returns it: JSON columns as text, booleans as 0/1. */
-export interface VersionRow {
+export interface VersionRow extends YankColumns {
   id: number;
   packageId: number;
   name: string;
@@ -40,12 +50,6 @@ export interface VersionRow {
   publishedBy: string;
   signature: string;
   keyId: string;
-  yankReason: string | null;
-  yankedAt: string | null;
-  yankedBy: string | null;
-  deprecation: string | null;
-  deprecatedAt: string | null;
-  deprecatedBy: string | null;
 }
 
 export function prepareVersionStatements(client: Database.Database) {
@@ -89,14 +93,7 @@ export function versionRecord(row: VersionRow): VersionRecord {
 }
 
 /** A version's yank and deprecation columns (null where there is none), as both stores read them. */
-export function yankAndDeprecation(row: {
-  yankReason: string | null;
-  yankedAt: string | null;
-  yankedBy: string | null;
-  deprecation: string | null;
-  deprecatedAt: string | null;
-  deprecatedBy: string | null;
-}): Pick<VersionRecord, "yanked" | "deprecated"> {
+export function yankAndDeprecation(row: YankColumns): Pick<VersionRecord, "yanked" | "deprecated"> {
   return {
     yanked:
       row.yankReason === null

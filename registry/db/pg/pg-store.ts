@@ -26,7 +26,7 @@ import type {
   TokenRecord,
   VersionRecord,
 } from "../../store.js";
-import { yankAndDeprecation } from "../version-rows.js";
+import { type YankColumns, yankAndDeprecation } from "../version-rows.js";
 import { PackageChanges } from "./package-changes.js";
 import { searchDocumentSql, searchTerms, searchText } from "./search-text.js";
 
@@ -858,47 +858,11 @@ interface BrowseRow extends SearchHit, ListingFacts {
   total: number;
 }
 
-/** A version row as node-postgres returns it: jsonb parsed, booleans as booleans. */
-interface VersionRow {
-  id: number;
-  packageId: number;
-  name: string;
-  version: string;
-  prerelease: boolean;
-  integrity: string;
-  size: number;
-  manifest: Record<string, unknown>;
-  capabilities: string[];
-  effects: string[];
-  readme: string | null;
-  publishedAt: string;
-  publishedBy: string;
-  signature: string;
-  keyId: string;
-  yankReason: string | null;
-  yankedAt: string | null;
-  yankedBy: string | null;
-  deprecation: string | null;
-  deprecatedAt: string | null;
-  deprecatedBy: string | null;
-}
+/** A version row as node-postgres returns it: jsonb parsed, booleans as booleans, so a record but for its yank and deprecation. */
+type VersionRow = Omit<VersionRecord, "yanked" | "deprecated"> & YankColumns & { packageId: number };
 
 function versionRecord(row: VersionRow): VersionRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    version: row.version,
-    prerelease: row.prerelease,
-    integrity: row.integrity,
-    size: row.size,
-    manifest: row.manifest,
-    capabilities: row.capabilities,
-    effects: row.effects,
-    readme: row.readme,
-    publishedAt: row.publishedAt,
-    publishedBy: row.publishedBy,
-    signature: row.signature,
-    keyId: row.keyId,
-    ...yankAndDeprecation(row),
-  };
+  const { packageId, yankReason, yankedAt, yankedBy, deprecation, deprecatedAt, deprecatedBy, ...published } =
+    row;
+  return { ...published, ...yankAndDeprecation(row) };
 }
