@@ -5,28 +5,14 @@ import { searchDocumentSql, searchText } from "../db/pg/search-text.js";
 import { RegistryError } from "../errors.js";
 import type { SearchRow, SigningKey, SourceRow } from "./source.js";
 import type { ColumnKind, TableSpec } from "./tables.js";
-import { type MigrationMarker, type MigrationTarget, markerTable } from "./target.js";
+import { type MigrationMarker, type MigrationTarget, markerTable, registryTables } from "./target.js";
 import { differentKey, writtenMeanwhile } from "./target-errors.js";
 
 /** Held by the migration's connection: a second migration to the same database is refused. */
 const migrationLockKey = 0x68796d67; // "hymg"
 
 /** The tables a registry on PostgreSQL writes: rows in any of them mean another registry lives here. */
-const registryTables = [
-  "owners",
-  "tokens",
-  "packages",
-  "package_owners",
-  "scope_owners",
-  "versions",
-  "yanks",
-  "deprecations",
-  "advisories",
-  "download_counts",
-  "audit_log",
-  "package_search",
-  "registry_settings",
-];
+const pgRegistryTables = [...registryTables, "registry_settings"];
 
 /**
  * A PostgreSQL database as a migration's target: its schema brought up to date by the registry's
@@ -85,7 +71,7 @@ export class PgMigrationTarget implements MigrationTarget {
 
   async tablesWithRows(): Promise<string[]> {
     const found: string[] = [];
-    for (const table of registryTables) {
+    for (const table of pgRegistryTables) {
       const row = await this.db.query(`SELECT 1 FROM ${table} LIMIT 1`);
       if (row.rowCount) found.push(table);
     }

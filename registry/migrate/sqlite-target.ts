@@ -6,23 +6,8 @@ import { openDatabase } from "../db/open.js";
 import { writePrivate } from "../signing.js";
 import type { SearchRow, SigningKey, SourceRow } from "./source.js";
 import type { TableSpec } from "./tables.js";
-import { type MigrationMarker, type MigrationTarget, markerTable } from "./target.js";
+import { type MigrationMarker, type MigrationTarget, markerTable, registryTables } from "./target.js";
 import { differentKey, writtenMeanwhile } from "./target-errors.js";
-
-const registryTables = [
-  "owners",
-  "tokens",
-  "packages",
-  "package_owners",
-  "scope_owners",
-  "versions",
-  "yanks",
-  "deprecations",
-  "advisories",
-  "download_counts",
-  "audit_log",
-  "package_search",
-];
 
 /**
  * An sqlite file as a migration's target. A registry on it (`registry serve --data <dir>

@@ -22,6 +22,25 @@ export interface MigrationMarker {
 export const markerTable = "registry_migration";
 
 /**
+ * The tables a registry writes in either database: rows in any of them mean another registry lives
+ * in the target. (PostgreSQL has one more, registry_settings, for the signing key.)
+ */
+export const registryTables = [
+  "owners",
+  "tokens",
+  "packages",
+  "package_owners",
+  "scope_owners",
+  "versions",
+  "yanks",
+  "deprecations",
+  "advisories",
+  "download_counts",
+  "audit_log",
+  "package_search",
+];
+
+/**
  * A database that a migration writes (PostgreSQL or sqlite). Each write is one transaction that
  * also moves the marker, so what is committed and what the marker says never disagree.
  */
