@@ -1,4 +1,5 @@
 import type { Point } from "../../../core/events.js";
+import { eventTable } from "../../event-table.js";
 
 /**
  * That agent's events and the point each fires, one row each. An event not listed here (a
@@ -19,12 +20,8 @@ export const claudeEventTable = {
 
 export type ClaudeEvent = keyof typeof claudeEventTable;
 
-/** Every mapped event, in the table's order: what `install-into claude` routes to hookyard. */
-export const claudeEvents = Object.keys(claudeEventTable) as ClaudeEvent[];
-
-export function claudeEventPoint(eventName: string): Point | undefined {
-  return Object.hasOwn(claudeEventTable, eventName) ? claudeEventTable[eventName as ClaudeEvent] : undefined;
-}
+/** claudeEvents: every mapped event, in the table's order: what `install-into claude` routes to hookyard. */
+export const { events: claudeEvents, pointOf: claudeEventPoint } = eventTable(claudeEventTable);
 
 /** The event that fires `point` when a ctx came from elsewhere (Stop for turn_after); none for llm_*. */
 export function claudeEventFor(point: Point): ClaudeEvent | undefined {

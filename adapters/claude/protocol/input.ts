@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { AnyCtx, Point } from "../../../core/events.js";
-import { checkAgentInput } from "../../agent-input.js";
+import { agentEndCtx, agentStartCtx, checkAgentInput } from "../../agent-input.js";
 import { type ClaudeEvent, claudeEventPoint } from "./events.js";
 import { resultText, resultWithoutText } from "./result-shapes.js";
 import { argsFromAgent, claudeToolName } from "./tools.js";
@@ -111,13 +111,15 @@ export function claudeInputToCtx(
   dialect: ClaudeDialect = claudeDialect,
 ): ClaudeInputCtx {
   const checked = checkAgentInput(input, eventName, {
+    name: dialect.name,
     pointOf: dialect.pointOf,
     schemas: inputSchemas,
     examples: dialect.examples,
+    agentFields,
   });
   if ("passthrough" in checked) return checked;
-  const { event, point, data, fields } = checked;
-  const agent = agentInfo(dialect.name, event, data, fields);
+  const { event, point, data } = checked;
+  const agent = checked.agent as unknown as ClaudeAgentInfo;
   return { point, event: event as ClaudeEvent, ctx: ctxFor(point, data, agent) };
 }
 
@@ -148,14 +150,9 @@ function ctxFor(point: Point, data: Record<string, unknown>, agent: ClaudeAgentI
       return { ...base, answer, messages: answer ? [{ role: "assistant", content: answer }] : [] };
     }
     case "agent_before":
-      return { ...base, cwd: (data.cwd as string | undefined) ?? "", config: {}, depth: 0 };
+      return agentStartCtx(base, data.cwd);
     case "agent_after":
-      return {
-        ...base,
-        reason: (data.reason as string | undefined) ?? "other",
-        // The agent does not say; zeros rather than a guess.
-        stats: { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 },
-      };
+      return agentEndCtx(base, data.reason);
     case "compact_before":
       return { ...base, messages: [], reason: (data.trigger as string | undefined) ?? "manual" };
     default:
@@ -176,21 +173,6 @@ const agentFields: Record<string, keyof ClaudeAgentInfo> = {
   notification_type: "notificationType",
   is_interrupt: "isInterrupt",
 };
-
-function agentInfo(
-  name: ClaudeDialect["name"],
-  event: string,
-  data: Record<string, unknown>,
-  read: string[],
-): ClaudeAgentInfo {
-  const agent: Record<string, unknown> = { name, event };
-  for (const [field, key] of Object.entries(agentFields)) {
-    if (data[field] !== undefined && data[field] !== null) agent[key] = data[field];
-  }
-  const extra = Object.entries(data).filter(([field]) => !read.includes(field));
-  if (extra.length > 0) agent.extra = Object.fromEntries(extra);
-  return agent as unknown as ClaudeAgentInfo;
-}
 
 /** A permission prompt needs the user; other notifications are information. */
 function levelOf(type: unknown): "info" | "warning" {

@@ -1,4 +1,5 @@
 import type { Point } from "../../../core/events.js";
+import { eventTable } from "../../event-table.js";
 
 /**
  * Codex's hook events (`.codex/hooks.json`, Codex 0.171) and the point each fires. Its names and
@@ -18,12 +19,8 @@ export const codexEventTable = {
 
 export type CodexEvent = keyof typeof codexEventTable;
 
-/** Every mapped event, in the table's order: what `install-into codex` routes to hookyard. */
-export const codexEvents = Object.keys(codexEventTable) as CodexEvent[];
-
-export function codexEventPoint(eventName: string): Point | undefined {
-  return Object.hasOwn(codexEventTable, eventName) ? codexEventTable[eventName as CodexEvent] : undefined;
-}
+/** codexEvents: every mapped event, in the table's order: what `install-into codex` routes to hookyard. */
+export const { events: codexEvents, pointOf: codexEventPoint } = eventTable(codexEventTable);
 
 /** Events at which Codex acts on the answer before anything happens (a tool call, a prompt). */
 export const codexBlockableEvents: ReadonlySet<string> = new Set(["PreToolUse", "UserPromptSubmit"]);

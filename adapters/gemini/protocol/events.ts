@@ -1,4 +1,5 @@
 import type { Point } from "../../../core/events.js";
+import { eventTable } from "../../event-table.js";
 
 /**
  * Gemini CLI's hook events and the point each fires, one row each. An event not listed here
@@ -20,12 +21,8 @@ export const geminiEventTable = {
 
 export type GeminiEvent = keyof typeof geminiEventTable;
 
-/** Every mapped event, in the table's order: what `install-into gemini` routes to hookyard. */
-export const geminiEvents = Object.keys(geminiEventTable) as GeminiEvent[];
-
-export function geminiEventPoint(eventName: string): Point | undefined {
-  return Object.hasOwn(geminiEventTable, eventName) ? geminiEventTable[eventName as GeminiEvent] : undefined;
-}
+/** geminiEvents: every mapped event, in the table's order: what `install-into gemini` routes to hookyard. */
+export const { events: geminiEvents, pointOf: geminiEventPoint } = eventTable(geminiEventTable);
 
 /** Events at which Gemini CLI acts on the answer before anything happens (a tool call, a prompt). */
 export const geminiBlockableEvents: ReadonlySet<string> = new Set(["BeforeTool", "BeforeAgent"]);

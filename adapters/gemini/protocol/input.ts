@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { AnyCtx, Point } from "../../../core/events.js";
-import { checkAgentInput } from "../../agent-input.js";
+import { agentEndCtx, agentStartCtx, checkAgentInput } from "../../agent-input.js";
 import { type GeminiEvent, geminiEventPoint } from "./events.js";
 import { geminiArgsFromAgent, geminiToolName } from "./tools.js";
 
@@ -69,13 +69,16 @@ export type GeminiInputCtx = { point: Point; event: GeminiEvent; ctx: AnyCtx } |
  */
 export function geminiInputToCtx(input: unknown, eventName?: string): GeminiInputCtx {
   const checked = checkAgentInput(input, eventName, {
+    name: "gemini",
     pointOf: geminiEventPoint,
     schemas: inputSchemas,
     examples: "BeforeTool, AfterAgent",
+    agentFields,
   });
   if ("passthrough" in checked) return checked;
-  const { event, point, data, fields } = checked;
-  const agent = agentInfo(event, data, fields);
+  const { event, point, data } = checked;
+  const agent = checked.agent as unknown as GeminiAgentInfo;
+  if (event === "AfterAgent" && typeof data.prompt === "string") agent.prompt = data.prompt;
   const failed = point === "tool_after" ? toolError(data.tool_response) : undefined;
   const at: Point = failed === undefined ? point : "tool_error";
   return { point: at, event: event as GeminiEvent, ctx: ctxFor(at, data, agent, failed) };
@@ -110,13 +113,9 @@ function ctxFor(point: Point, data: Record<string, unknown>, agent: GeminiAgentI
       return { ...base, answer, messages: answer ? [{ role: "assistant", content: answer }] : [] };
     }
     case "agent_before":
-      return { ...base, cwd: (data.cwd as string | undefined) ?? "", config: {}, depth: 0 };
+      return agentStartCtx(base, data.cwd);
     case "agent_after":
-      return {
-        ...base,
-        reason: (data.reason as string | undefined) ?? "other",
-        stats: { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 },
-      };
+      return agentEndCtx(base, data.reason);
     case "compact_before":
       return { ...base, messages: [], reason: (data.trigger as string | undefined) ?? "manual" };
     default:
@@ -156,14 +155,3 @@ const agentFields: Record<string, keyof GeminiAgentInfo> = {
   trigger: "trigger",
   notification_type: "notificationType",
 };
-
-function agentInfo(event: string, data: Record<string, unknown>, read: string[]): GeminiAgentInfo {
-  const agent: Record<string, unknown> = { name: "gemini", event };
-  for (const [field, key] of Object.entries(agentFields)) {
-    if (data[field] !== undefined && data[field] !== null) agent[key] = data[field];
-  }
-  if (event === "AfterAgent" && typeof data.prompt === "string") agent.prompt = data.prompt;
-  const extra = Object.entries(data).filter(([field]) => !read.includes(field));
-  if (extra.length > 0) agent.extra = Object.fromEntries(extra);
-  return agent as unknown as GeminiAgentInfo;
-}

@@ -1,4 +1,5 @@
 import type { Point } from "../../../core/events.js";
+import { eventTable } from "../../event-table.js";
 
 /**
  * OpenCode's plugin hooks and events (1.18) that hookyard's plugin routes, and the point each
@@ -18,14 +19,8 @@ export const opencodeEventTable = {
 
 export type OpencodeEvent = keyof typeof opencodeEventTable;
 
-/** Every routed event, in the table's order: what the plugin sends to `hookyard exec`. */
-export const opencodeEvents = Object.keys(opencodeEventTable) as OpencodeEvent[];
-
-export function opencodeEventPoint(eventName: string): Point | undefined {
-  return Object.hasOwn(opencodeEventTable, eventName)
-    ? opencodeEventTable[eventName as OpencodeEvent]
-    : undefined;
-}
+/** opencodeEvents: every routed event, in the table's order: what the plugin sends to `hookyard exec`. */
+export const { events: opencodeEvents, pointOf: opencodeEventPoint } = eventTable(opencodeEventTable);
 
 /**
  * Events at which OpenCode waits for the plugin and a thrown error stops what was about to happen:

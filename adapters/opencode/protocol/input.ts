@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { AnyCtx, Point } from "../../../core/events.js";
-import { checkAgentInput } from "../../agent-input.js";
+import { agentEndCtx, agentStartCtx, checkAgentInput } from "../../agent-input.js";
 import { type OpencodeEvent, opencodeEventPoint } from "./events.js";
 import { opencodeArgsFromAgent, opencodeToolName } from "./tools.js";
 
@@ -63,13 +63,15 @@ export type OpencodeInputCtx = { point: Point; event: OpencodeEvent; ctx: AnyCtx
 /** The plugin's input as a ctx for the point its event fires; an unmapped event passes through. */
 export function opencodeInputToCtx(input: unknown, eventName?: string): OpencodeInputCtx {
   const checked = checkAgentInput(input, eventName, {
+    name: "opencode",
     pointOf: opencodeEventPoint,
     schemas: inputSchemas,
     examples: "tool.execute.before, chat.message",
+    agentFields,
   });
   if ("passthrough" in checked) return checked;
-  const { event, point, data, fields } = checked;
-  const agent = agentInfo(event, data, fields);
+  const { event, point, data } = checked;
+  const agent = checked.agent as unknown as OpencodeAgentInfo;
   return { point, event: event as OpencodeEvent, ctx: ctxFor(point, data, agent) };
 }
 
@@ -92,13 +94,9 @@ function ctxFor(point: Point, data: Record<string, unknown>, agent: OpencodeAgen
       // session.idle carries no answer: the plugin does not read the session's messages.
       return { ...base, answer: "", messages: [] };
     case "agent_before":
-      return { ...base, cwd: (data.cwd as string | undefined) ?? "", config: {}, depth: 0 };
+      return agentStartCtx(base, data.cwd);
     default:
-      return {
-        ...base,
-        reason: (data.reason as string | undefined) ?? "other",
-        stats: { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 },
-      };
+      return agentEndCtx(base, data.reason);
   }
 }
 
@@ -110,13 +108,3 @@ const agentFields: Record<string, keyof OpencodeAgentInfo> = {
   title: "title",
   metadata: "metadata",
 };
-
-function agentInfo(event: string, data: Record<string, unknown>, read: string[]): OpencodeAgentInfo {
-  const agent: Record<string, unknown> = { name: "opencode", event };
-  for (const [field, key] of Object.entries(agentFields)) {
-    if (data[field] !== undefined && data[field] !== null) agent[key] = data[field];
-  }
-  const extra = Object.entries(data).filter(([field]) => !read.includes(field));
-  if (extra.length > 0) agent.extra = Object.fromEntries(extra);
-  return agent as unknown as OpencodeAgentInfo;
-}

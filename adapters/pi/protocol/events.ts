@@ -1,4 +1,5 @@
 import type { Point } from "../../../core/events.js";
+import { eventTable } from "../../event-table.js";
 
 /**
  * Pi's extension events that hookyard's extension (integrations/pi/) routes, and the point each
@@ -17,12 +18,8 @@ export const piEventTable = {
 
 export type PiEvent = keyof typeof piEventTable;
 
-/** Every mapped event, in the table's order: what the extension routes to hookyard. */
-export const piEvents = Object.keys(piEventTable) as PiEvent[];
-
-export function piEventPoint(eventName: string): Point | undefined {
-  return Object.hasOwn(piEventTable, eventName) ? piEventTable[eventName as PiEvent] : undefined;
-}
+/** piEvents: every mapped event, in the table's order: what the extension routes to hookyard. */
+export const { events: piEvents, pointOf: piEventPoint } = eventTable(piEventTable);
 
 /** Events at which Pi acts on the answer before anything happens: a tool call, a prompt. */
 export const piBlockableEvents: ReadonlySet<string> = new Set(["tool_call", "input"]);

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { AnyCtx, Point } from "../../../core/events.js";
-import { checkAgentInput } from "../../agent-input.js";
+import { agentEndCtx, agentStartCtx, checkAgentInput } from "../../agent-input.js";
 import { type PiEvent, piEventPoint } from "./events.js";
 import { piToolName } from "./tools.js";
 
@@ -59,20 +59,21 @@ export type PiInputCtx = { point: Point; event: PiEvent; ctx: AnyCtx } | { passt
  */
 export function piInputToCtx(input: unknown, eventName?: string): PiInputCtx {
   const checked = checkAgentInput(input, eventName, {
+    name: "pi",
     pointOf: piEventPoint,
     schemas: inputSchemas,
     examples: "tool_call, agent_end",
+    agentFields,
   });
   if ("passthrough" in checked) return checked;
-  const { event, point, data, fields } = checked;
-  const agent = agentInfo(event, data, fields);
+  const { event, point, data } = checked;
+  const agent = checked.agent as unknown as PiAgentInfo;
   const at: Point = point === "tool_after" && data.isError === true ? "tool_error" : point;
   return { point: at, event: event as PiEvent, ctx: ctxFor(at, data, agent) };
 }
 
 function ctxFor(point: Point, data: Record<string, unknown>, agent: PiAgentInfo): AnyCtx {
   const base = { sessionId: data.session_id as string, agent };
-  const cwd = (data.cwd as string | undefined) ?? "";
   if (point === "tool_before" || point === "tool_after" || point === "tool_error") {
     const call = {
       ...base,
@@ -96,13 +97,9 @@ function ctxFor(point: Point, data: Record<string, unknown>, agent: PiAgentInfo)
       return { ...base, answer: last?.content ?? "", messages };
     }
     case "agent_before":
-      return { ...base, cwd, config: {}, depth: 0 };
+      return agentStartCtx(base, data.cwd);
     default:
-      return {
-        ...base,
-        reason: (data.reason as string | undefined) ?? "other",
-        stats: { turns: 0, modelCalls: 0, toolCalls: 0, durationMs: 0 },
-      };
+      return agentEndCtx(base, data.reason);
   }
 }
 
@@ -134,13 +131,3 @@ const agentFields: Record<string, keyof PiAgentInfo> = {
   source: "source",
   continued: "continued",
 };
-
-function agentInfo(event: string, data: Record<string, unknown>, read: string[]): PiAgentInfo {
-  const agent: Record<string, unknown> = { name: "pi", event };
-  for (const [field, key] of Object.entries(agentFields)) {
-    if (data[field] !== undefined && data[field] !== null) agent[key] = data[field];
-  }
-  const extra = Object.entries(data).filter(([field]) => !read.includes(field));
-  if (extra.length > 0) agent.extra = Object.fromEntries(extra);
-  return agent as unknown as PiAgentInfo;
-}
