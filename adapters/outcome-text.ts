@@ -18,6 +18,11 @@ export function blockReasonOf(outcome: ChainOutcome): string | undefined {
   return capText(`Blocked by hook "${blockedBy.hook}": ${blockedBy.reason}`);
 }
 
+/** Why the hooks ask for confirmation, every asking hook named (uncapped: some agents add to it). */
+export function askReasonsOf(outcome: ChainOutcome): string {
+  return outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; ");
+}
+
 /**
  * What the agent's user is told beside the decision, a line each: every hook's notice, then every
  * hook that failed and was ignored (the blocking hook's failure is the block itself; a dropped

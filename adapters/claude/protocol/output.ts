@@ -1,6 +1,6 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
-import { blockReasonOf, continueAtStop, rewritersOf, userLines } from "../../outcome-text.js";
+import { askReasonsOf, blockReasonOf, continueAtStop, rewritersOf, userLines } from "../../outcome-text.js";
 import { claudeEventFor, claudeEventPoint } from "./events.js";
 import { resultBack } from "./result-shapes.js";
 import { capText, hookNames, injectText } from "./text.js";
@@ -81,9 +81,7 @@ export const claudePointOutput: PointOutput = {
     }
     if (outcome.verdict === "ask") {
       specific.permissionDecision = "ask";
-      specific.permissionDecisionReason = capText(
-        outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; "),
-      );
+      specific.permissionDecisionReason = capText(askReasonsOf(outcome));
     } else if (rewriters.length > 0) {
       // That agent applies updatedInput only beside a decision: the rewritten call is allowed,
       // its own deny and ask rules still apply.

@@ -2,7 +2,7 @@ import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import type { ClaudeDraft } from "../../claude/protocol/output.js";
 import { capText, hookNames, injectText } from "../../claude/protocol/text.js";
-import { blockReasonOf, continueAtStop, rewritersOf, userLines } from "../../outcome-text.js";
+import { askReasonsOf, blockReasonOf, continueAtStop, rewritersOf, userLines } from "../../outcome-text.js";
 import type { EventAnswer } from "../../profile.js";
 import { geminiArgsToAgent } from "./tools.js";
 
@@ -45,7 +45,7 @@ const pointOutput: Partial<
     }
     if (outcome.verdict === "ask") {
       body.decision = "ask";
-      body.reason = capText(outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; "));
+      body.reason = capText(askReasonsOf(outcome));
     }
     if (rewriters.length > 0) {
       // The whole object: the agent merges it over its arguments (and, in its scheduler, builds

@@ -1,7 +1,7 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import { capText, hookNames, injectText } from "../../claude/protocol/text.js";
-import { blockReasonOf, rewritersOf, userLines } from "../../outcome-text.js";
+import { askReasonsOf, blockReasonOf, rewritersOf, userLines } from "../../outcome-text.js";
 import type { EventAnswer } from "../../profile.js";
 import { opencodeArgsToAgent } from "./tools.js";
 
@@ -39,7 +39,7 @@ export function opencodeOutcome(point: Point, outcome: ChainOutcome, input: unkn
     body.block = blockReason;
   } else if (outcome.verdict === "ask" && point === "tool_before") {
     // A plugin cannot ask OpenCode's user: with nobody to ask, the call is refused (DESIGN §3).
-    const asks = outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; ");
+    const asks = askReasonsOf(outcome);
     body.block = capText(
       `Refused: a hook asks for confirmation, which OpenCode's plugin cannot ask: ${asks}`,
     );

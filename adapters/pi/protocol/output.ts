@@ -1,7 +1,7 @@
 import type { Point } from "../../../core/events.js";
 import type { ChainOutcome } from "../../../runner/chain/outcome.js";
 import { capText, hookNames, injectText } from "../../claude/protocol/text.js";
-import { blockReasonOf, rewritersOf, userLines } from "../../outcome-text.js";
+import { askReasonsOf, blockReasonOf, rewritersOf, userLines } from "../../outcome-text.js";
 import type { EventAnswer } from "../../profile.js";
 
 /**
@@ -61,7 +61,7 @@ const pointOutput: Partial<
       return;
     }
     if (outcome.verdict === "ask") {
-      answer.ask = capText(outcome.asks.map((ask) => `hook "${ask.hook}": ${ask.reason}`).join("; "));
+      answer.ask = capText(askReasonsOf(outcome));
     }
     if (draft.rewriters.length > 0) answer.input = outcome.ctx.args as Record<string, unknown>;
   },
