@@ -69,19 +69,19 @@ function noopDefinitions(handler: () => void | Promise<void>): HookDefinition[] 
   );
 }
 
-function dispatcherOf(root: string, rules: CompiledHook[], logger: Logger): Dispatcher {
+function dispatcherOf(root: string, hooks: CompiledHook[], logger: Logger): Dispatcher {
   const state = new StateStore(join(root, ".hookyard", "state"));
-  return new Dispatcher(rules, {
+  return new Dispatcher(hooks, {
     logger,
-    apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+    apiFor: (hook) => trustedApi({ hook: hook.name, root, state: state.forHook(hook.name), logger }),
   });
 }
 
 function inprocessDispatcher(root: string, handler: () => void | Promise<void>, logger: Logger): Dispatcher {
-  const rules = noopDefinitions(handler).map((definition) =>
+  const hooks = noopDefinitions(handler).map((definition) =>
     compileHook({ engine: "inprocess", definition, source: "bench" }, { root, origin: "workspace" }),
   );
-  return dispatcherOf(root, rules, logger);
+  return dispatcherOf(root, hooks, logger);
 }
 
 /** A workspace with 10 no-op hook files and the builtin audit-log disabled, loaded the public way. */
@@ -113,7 +113,7 @@ export async function run(): Promise<void> {
   const logger = collectingLogger();
   const closers: Array<() => Promise<void>> = [];
   try {
-    // hookyard, straight through Dispatcher (trusted inprocess rules, trustedApi with a StateStore).
+    // hookyard, straight through Dispatcher (trusted inprocess hooks, trustedApi with a StateStore).
     const syncDispatcher = inprocessDispatcher(root, () => {}, logger);
     const asyncDispatcher = inprocessDispatcher(root, async () => {}, logger);
 
@@ -141,11 +141,11 @@ export async function run(): Promise<void> {
     }
 
     // Baselines: one command hook through the command engine, a process per call.
-    const shRule = compileHook(
+    const shHook = compileHook(
       { engine: "command", name: "sh-cat", events: ["tool_before"], command: "cat >/dev/null" },
       { root, origin: "workspace" },
     );
-    const nodeRule = compileHook(
+    const nodeHook = compileHook(
       {
         engine: "command",
         name: "node-stdin",
@@ -154,8 +154,8 @@ export async function run(): Promise<void> {
       },
       { root, origin: "workspace" },
     );
-    const shDispatcher = dispatcherOf(root, [shRule], logger);
-    const nodeDispatcher = dispatcherOf(root, [nodeRule], logger);
+    const shDispatcher = dispatcherOf(root, [shHook], logger);
+    const nodeDispatcher = dispatcherOf(root, [nodeHook], logger);
 
     const inprocess: Row[] = [
       {

@@ -48,12 +48,12 @@ interface Setup {
   root: string;
   sandbox: CommunitySandbox;
   state: StateStore;
-  rule(
+  hook(
     name: string,
     code: string,
     extra?: { grants?: []; timeoutMs?: number; limits?: { cpuMs?: number } },
   ): CompiledHook;
-  dispatcher(rules: CompiledHook[]): Dispatcher;
+  dispatcher(hooks: CompiledHook[]): Dispatcher;
 }
 
 async function setup(isolation: "process" | "inline"): Promise<Setup> {
@@ -64,7 +64,7 @@ async function setup(isolation: "process" | "inline"): Promise<Setup> {
     root,
     sandbox,
     state,
-    rule(name, code, extra = {}) {
+    hook(name, code, extra = {}) {
       const bytes = Buffer.from(code);
       return compileHook(
         {
@@ -81,8 +81,8 @@ async function setup(isolation: "process" | "inline"): Promise<Setup> {
         { root, origin: "community", sandbox },
       );
     },
-    dispatcher(rules) {
-      return new Dispatcher(rules, {
+    dispatcher(hooks) {
+      return new Dispatcher(hooks, {
         logger: quietLogger,
         apiFor: (r) => trustedApi({ hook: r.name, root, state: state.forHook(r.name), logger: quietLogger }),
       });
@@ -119,7 +119,7 @@ async function latencies(op: () => Promise<unknown>, warmup: number, count: numb
 async function warmCall(isolation: "process" | "inline"): Promise<Latency> {
   const s = await setup(isolation);
   try {
-    const dispatcher = s.dispatcher([s.rule("noop", noopHook)]);
+    const dispatcher = s.dispatcher([s.hook("noop", noopHook)]);
     const ctx = ctx4k();
     return await latencies(() => dispatcher.dispatch("tool_before", ctx), 2_000, 20_000);
   } finally {
@@ -130,8 +130,8 @@ async function warmCall(isolation: "process" | "inline"): Promise<Latency> {
 async function chainOfFive(): Promise<Latency> {
   const s = await setup("process");
   try {
-    const rules = Array.from({ length: 5 }, (_, i) => s.rule(`noop-${i}`, noopHook));
-    const dispatcher = s.dispatcher(rules);
+    const hooks = Array.from({ length: 5 }, (_, i) => s.hook(`noop-${i}`, noopHook));
+    const dispatcher = s.dispatcher(hooks);
     const ctx = ctx4k();
     return await latencies(() => dispatcher.dispatch("tool_before", ctx), 1_000, 10_000);
   } finally {
@@ -218,7 +218,7 @@ async function commandEngine(): Promise<Latency> {
       script,
       "process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('{}'));\n",
     );
-    const rule = compileHook(
+    const hook = compileHook(
       {
         name: "noop-command",
         engine: "command",
@@ -228,7 +228,7 @@ async function commandEngine(): Promise<Latency> {
       { root, origin: "workspace" },
     );
     const state = new StateStore(join(root, ".hookyard", "state"));
-    const dispatcher = new Dispatcher([rule], {
+    const dispatcher = new Dispatcher([hook], {
       logger: quietLogger,
       apiFor: (r) => trustedApi({ hook: r.name, root, state: state.forHook(r.name), logger: quietLogger }),
     });
@@ -250,14 +250,14 @@ async function rssOf(pid: number | undefined): Promise<number> {
 async function rssPerHook(): Promise<{ perHook: number; base: number }> {
   const s = await setup("process");
   try {
-    const rules = Array.from({ length: 50 }, (_, i) => s.rule(`hook-${i}`, `${noopHook}\n// ${i}`));
-    const one = s.dispatcher(rules.slice(0, 1));
+    const hooks = Array.from({ length: 50 }, (_, i) => s.hook(`hook-${i}`, `${noopHook}\n// ${i}`));
+    const one = s.dispatcher(hooks.slice(0, 1));
     await one.dispatch("tool_before", ctx4k());
     const pid = s.sandbox.pid;
     await new Promise((done) => setTimeout(done, 200));
     const base = await rssOf(pid);
     // One call each loads every hook's isolate; a second pass would load nothing more.
-    for (const rule of rules) await s.dispatcher([rule]).dispatch("tool_before", ctx4k());
+    for (const hook of hooks) await s.dispatcher([hook]).dispatch("tool_before", ctx4k());
     await new Promise((done) => setTimeout(done, 200));
     const loaded = await rssOf(pid);
     return { perHook: (loaded - base) / 49, base };
@@ -284,35 +284,35 @@ async function soak(
         },
         { root: s.root, origin: "workspace" },
       );
-    const rules: CompiledHook[] = [
+    const hooks: CompiledHook[] = [
       trusted("trusted-a"),
       trusted("trusted-b"),
       trusted("trusted-c"),
-      s.rule(
+      s.hook(
         "inspect",
         `export default { on: { tool_before(ctx) { if (ctx.args.command.includes("rm -rf /")) return { block: "no" }; } } };`,
       ),
-      s.rule(
+      s.hook(
         "notice",
         `export default { on: { tool_before(ctx) { return ctx.args.n % 100 === 0 ? { notice: "hundred" } : undefined; } } };`,
       ),
-      s.rule(
+      s.hook(
         "copy",
         `export default { on: { tool_before(ctx) { const c = JSON.parse(JSON.stringify(ctx)); return c.tool === "x" ? { block: "x" } : undefined; } } };`,
       ),
-      s.rule(
+      s.hook(
         "log",
         `export default { on: { tool_before(ctx, api) { if (ctx.args.n % 1000 === 0) api.log("tick", ctx.args.n); } } };`,
       ),
-      s.rule("noop", noopHook),
-      s.rule("thrower", `export default { on: { tool_before() { throw new Error("always broken"); } } };`),
-      s.rule(
+      s.hook("noop", noopHook),
+      s.hook("thrower", `export default { on: { tool_before() { throw new Error("always broken"); } } };`),
+      s.hook(
         "spinner",
         `export default { on: { tool_before(ctx) { if (ctx.args.n % 20000 === 1) for (;;) {} } } };`,
         { limits: { cpuMs: 50 } },
       ),
     ];
-    const dispatcher = s.dispatcher(rules);
+    const dispatcher = s.dispatcher(hooks);
     const ctxs = Array.from({ length: 100 }, (_, i) => ctx4k(i));
     const rss = async () => process.memoryUsage().rss + (await rssOf(s.sandbox.pid));
     const start = Date.now();

@@ -28,9 +28,9 @@ const messages = {
   RUN_ERR_STORE_MISMATCH: "A community hook's bytes in the store do not match the lockfile",
   RUN_ERR_NOT_INSTALLED: "A community hook in the lockfile is not in the store yet",
   RUN_ERR_AGENT_INPUT: "A coding agent's hook input is not what its protocol sends",
-  RUN_ERR_MODEL_UNKNOWN: "A rule names a model hookyard does not know, or its script cannot be read",
-  RUN_ERR_TOOL_UNKNOWN: "An agent rule names a tool hookyard does not have",
-  RUN_ERR_TOOL_NOT_READONLY: "An agent rule asks for a tool that writes or runs commands",
+  RUN_ERR_MODEL_UNKNOWN: "A hook names a model hookyard does not know, or its script cannot be read",
+  RUN_ERR_TOOL_UNKNOWN: "An agent hook names a tool hookyard does not have",
+  RUN_ERR_TOOL_NOT_READONLY: "An agent hook asks for a tool that writes or runs commands",
   RUN_ERR_AGENT_NO_VERDICT: "An agent hook's reviewer gave no verdict within its steps",
   RUN_ERR_VERDICT_INVALID: "An agent or judge hook's model answered something that is not a verdict",
 } as const;

@@ -2,7 +2,7 @@ import { createContext, Script } from "node:vm";
 
 /**
  * The one regex policy. Every pattern that reaches hookyard from outside its own code (a hook's or a
- * package manifest's matcher, a hookyard.json rule or override, a rule file, a coding agent's
+ * package manifest's matcher, a hookyard.json entry or override, a rule file, a coding agent's
  * settings or plugin matcher) is compiled by `compilePattern` and run by `testBounded` or
  * `runBounded`, so none can stall the agent's process: a pattern is a line, not a program.
  *

@@ -41,12 +41,12 @@ export class CommunitySandbox {
   private readonly hooks = new WeakMap<CompiledHook, SandboxHook>();
   /** The sandbox speaks of hooks by id (name@integrity); users and state files know them by name. */
   private readonly names = new Map<string, string>();
-  readonly batch: HookBatch = { run: (point, ctx, rules) => this.run(point, ctx, rules) };
+  readonly batch: HookBatch = { run: (point, ctx, hooks) => this.run(point, ctx, hooks) };
 
   constructor(private readonly options: CommunitySandboxOptions) {}
 
-  register(rule: CompiledHook, hook: SandboxHook): void {
-    this.hooks.set(rule, hook);
+  register(compiled: CompiledHook, hook: SandboxHook): void {
+    this.hooks.set(compiled, hook);
     this.names.set(hook.id, hook.name);
   }
 
@@ -58,17 +58,17 @@ export class CommunitySandbox {
   async run(
     point: Point,
     ctx: AnyCtx,
-    rules: readonly CompiledHook[],
+    hooks: readonly CompiledHook[],
     outcome?: ChainVerdict,
   ): Promise<BatchAnswer[]> {
-    const hooks = rules.map((rule) => {
-      const hook = this.hooks.get(rule);
-      if (!hook) throw new Error(`hook "${rule.name}" is not registered with the sandbox`);
-      return hook;
+    const sandboxed = hooks.map((hook) => {
+      const registered = this.hooks.get(hook);
+      if (!registered) throw new Error(`hook "${hook.name}" is not registered with the sandbox`);
+      return registered;
     });
     const json = JSON.stringify(ctx);
-    const answers = await this.start().run(point, json, hooks, outcome ? { outcome } : {});
-    return answers.map((answer, i) => toBatchAnswer(answer, rules[i] as CompiledHook, point, ctx));
+    const answers = await this.start().run(point, json, sandboxed, outcome ? { outcome } : {});
+    return answers.map((answer, i) => toBatchAnswer(answer, hooks[i] as CompiledHook, point, ctx));
   }
 
   /**
@@ -143,9 +143,9 @@ function setField(target: Record<string, unknown>, field: string, value: unknown
 }
 
 /** A sandbox answer as the hook's own return or throw: a changed ctx copy becomes a returned rewrite. */
-function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, before: AnyCtx): BatchAnswer {
+function toBatchAnswer(answer: HookAnswer, hook: CompiledHook, point: Point, before: AnyCtx): BatchAnswer {
   // Quarantined, the user was told once: failing open, it is left out quietly rather than logged per call.
-  if (answer.status === "error" && answer.code === "SANDBOX_ERR_QUARANTINED" && rule.onError === "open") {
+  if (answer.status === "error" && answer.code === "SANDBOX_ERR_QUARANTINED" && hook.onError === "open") {
     return { ok: true, value: undefined, ms: answer.ms };
   }
   if (answer.status === "error") {
@@ -158,12 +158,12 @@ function toBatchAnswer(answer: HookAnswer, rule: CompiledHook, point: Point, bef
     const message =
       code === "RUN_ERR_SANDBOX"
         ? `${answer.code}: ${answer.message}`
-        : withGrantHint(answer.message, rule.name);
+        : withGrantHint(answer.message, hook.name);
     // The sandbox's own code stays on the error as its cause, whatever runner code it maps to.
     const cause = new SandboxError(answer.code, answer.message);
     return {
       ok: false,
-      error: new RunnerError(code, message, { hook: rule.name, point, cause }),
+      error: new RunnerError(code, message, { hook: hook.name, point, cause }),
       ms: answer.ms,
     };
   }

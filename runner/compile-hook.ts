@@ -10,7 +10,7 @@ import { type RulesHookConfig, rulesHook, rulesHookSchema } from "./engines/rule
 import { type SandboxHookConfig, sandboxHook } from "./engines/sandbox.js";
 import type { CompileContext } from "./engines/settings.js";
 
-/** Rules that hookyard.json may declare: engines that need no code of their own. */
+/** Hooks that hookyard.json may declare (its `rules` entries): engines that need no code of their own. */
 export const configuredHookSchema = z.discriminatedUnion("engine", [
   commandHookSchema,
   httpHookSchema,

@@ -62,12 +62,12 @@ export interface CompiledHook {
 
 /**
  * Runs consecutive hooks of a chain together (sandboxed hooks: one round trip to the sandbox
- * process). It runs `rules` in order on copies of `ctx` and stops after the first answer that
+ * process). It runs `hooks` in order on copies of `ctx` and stops after the first answer that
  * changes the ctx, blocks or fails, so every hook that ran saw the ctx its matcher was tested on;
  * dispatch applies the answers one by one and hands the rest back in a later call.
  */
 export interface HookBatch {
-  run(point: Point, ctx: AnyCtx, rules: readonly CompiledHook[]): Promise<BatchAnswer[]>;
+  run(point: Point, ctx: AnyCtx, hooks: readonly CompiledHook[]): Promise<BatchAnswer[]>;
 }
 
 /** What one hook of a batch answered: what its `run` would have returned or thrown, and its time. */

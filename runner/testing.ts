@@ -93,7 +93,7 @@ export async function sandboxedHook(
     code,
     async run(point, partial) {
       const ctx = withDefaults(point, partial, root);
-      const rule = sandboxHook(
+      const hook = sandboxHook(
         {
           engine: "sandbox",
           name,
@@ -107,7 +107,7 @@ export async function sandboxedHook(
         },
         { root, origin: "community", sandbox },
       );
-      const dispatcher = new Dispatcher([rule], {
+      const dispatcher = new Dispatcher([hook], {
         logger,
         apiFor: (r) => trustedApi({ hook: r.name, root, state: state.forHook(r.name), logger }),
       });

@@ -9,10 +9,10 @@ import { configFileName } from "./root.js";
 
 /**
  * hookyard.json, read once and written back whole. Its fields have two owners: the runner's
- * (`hooks`, `rules`, `sandbox`, whose entries runner/load/config.ts checks, since what a rule may say
+ * (`hooks`, `rules`, `sandbox`, whose entries runner/load/config.ts checks, since what an entry may say
  * is the runner's engines' business) and install's (`registry`, `keys`, `community`, checked here, for
  * the client). Each owner checks only its own fields, so a bad install field never stops a guard from
- * loading, and a bad rule never stops an install.
+ * loading, and a bad entry never stops an install.
  */
 
 /** Every top-level field this version knows; any other is a typo or a newer hookyard's, and is warned about. */

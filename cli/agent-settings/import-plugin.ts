@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { unifiedDiff } from "../../adapters/claude/settings/line-diff.js";
-import { type ImportedRule, pluginRules } from "../../adapters/claude/settings/plugin-hooks.js";
+import { type ImportedHook, pluginHooks } from "../../adapters/claude/settings/plugin-hooks.js";
 import { readWorkspaceConfigFile } from "../../client/workspace-config.js";
 import { describeIssues, RunnerError } from "../../core/errors.js";
 import { configuredHookSchema } from "../../runner/compile-hook.js";
@@ -20,9 +20,9 @@ export interface ImportOptions {
 }
 
 /**
- * Adds a plugin's command hooks to hookyard.json as claude-profile rules (written atomically).
- * A rule already there (same content, whatever its name) is skipped; a hook hookyard cannot run
- * stops the import, unless told to skip those; a name in use by another rule stops it too.
+ * Adds a plugin's command hooks to hookyard.json as claude-profile hooks (written atomically).
+ * A hook already there (same content, whatever its name) is skipped; a hook hookyard cannot run
+ * stops the import, unless told to skip those; a name in use by another hook stops it too.
  */
 export async function importClaudePlugin(
   context: CliContext,
@@ -43,7 +43,7 @@ export async function importClaudePlugin(
     options.model === undefined
       ? undefined
       : { model: options.model, ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) };
-  const plugin = await pluginRules(resolve(context.cwd, dir), model);
+  const plugin = await pluginHooks(resolve(context.cwd, dir), model);
   if (plugin.unsupported.length > 0 && !options.skipUnsupported) {
     const lines = plugin.unsupported.map((u) => `  ${u.where}: ${u.why}`).join("\n");
     throw new CliError(
@@ -51,12 +51,12 @@ export async function importClaudePlugin(
       `plugin "${plugin.plugin}" has hooks hookyard cannot run, so nothing was imported (--skip-unsupported imports the rest):\n${lines}`,
     );
   }
-  for (const rule of plugin.rules) {
-    const parsed = configuredHookSchema.safeParse(rule);
+  for (const hook of plugin.entries) {
+    const parsed = configuredHookSchema.safeParse(hook);
     if (!parsed.success) {
       throw new CliError(
         "CLI_ERR_PLUGIN_INVALID",
-        `plugin "${plugin.plugin}": the hook that would be ${rule.name} cannot be a rule (${describeIssues(parsed.error)}); nothing was imported`,
+        `plugin "${plugin.plugin}": the hook that would be ${hook.name} cannot be a hookyard.json entry (${describeIssues(parsed.error)}); nothing was imported`,
       );
     }
   }
@@ -67,28 +67,28 @@ export async function importClaudePlugin(
   if (!Array.isArray(existing)) {
     throw new RunnerError("RUN_ERR_CONFIG_INVALID", `${config.file}: "rules" must be an array`);
   }
-  const added: ImportedRule[] = [];
-  const skipped: Array<{ rule: ImportedRule; as: string }> = [];
-  for (const rule of plugin.rules) {
-    const twin = [...existing, ...added].find((other) => sameRule(other, rule));
+  const added: ImportedHook[] = [];
+  const skipped: Array<{ hook: ImportedHook; as: string }> = [];
+  for (const hook of plugin.entries) {
+    const twin = [...existing, ...added].find((other) => sameHook(other, hook));
     if (twin) {
-      skipped.push({ rule, as: String((twin as { name?: unknown }).name) });
+      skipped.push({ hook, as: String((twin as { name?: unknown }).name) });
       continue;
     }
-    if (existing.some((other) => (other as { name?: unknown } | null)?.name === rule.name)) {
+    if (existing.some((other) => (other as { name?: unknown } | null)?.name === hook.name)) {
       throw new CliError(
         "CLI_ERR_PLUGIN_INVALID",
-        `${config.file} already has a rule named "${rule.name}" that runs something else (the plugin changed since it was imported?): remove the rules named ${plugin.plugin}.* and import again; nothing was imported`,
+        `${config.file} already has a hook named "${hook.name}" that runs something else (the plugin changed since it was imported?): remove the hooks named ${plugin.plugin}.* and import again; nothing was imported`,
       );
     }
-    added.push(rule);
+    added.push(hook);
   }
 
   const say = (line: string) => context.stdout.write(`${line}\n`);
   for (const u of options.skipUnsupported ? plugin.unsupported : []) {
     context.stderr.write(`hookyard: warning: not imported: ${u.where}: ${u.why}\n`);
   }
-  for (const { rule, as } of skipped) say(`already in hookyard.json: ${rule.name} (as ${as})`);
+  for (const { hook, as } of skipped) say(`already in hookyard.json: ${hook.name} (as ${as})`);
   if (added.length === 0) {
     say(`nothing to import from plugin "${plugin.plugin}"`);
     return exitCodes.ok;
@@ -103,26 +103,26 @@ export async function importClaudePlugin(
   }
   const verb = options.dryRun ? "would import" : "imported";
   say(
-    `${verb} ${added.length} rule${added.length === 1 ? "" : "s"} from plugin "${plugin.plugin}" (${plugin.root}):`,
+    `${verb} ${added.length} hook${added.length === 1 ? "" : "s"} from plugin "${plugin.plugin}" (${plugin.root}):`,
   );
-  for (const rule of added) say(`  ${rule.name}  ${describe(rule)}`);
+  for (const hook of added) say(`  ${hook.name}  ${describe(hook)}`);
   say(`${options.dryRun ? "dry run: nothing written to" : "written to"} ${config.file}`);
   return exitCodes.ok;
 }
 
 /** The same hook: everything but the name is equal. */
-function sameRule(other: unknown, rule: ImportedRule): boolean {
+function sameHook(other: unknown, hook: ImportedHook): boolean {
   if (typeof other !== "object" || other === null) return false;
   const { name: _a, ...theirs } = other as Record<string, unknown>;
-  const { name: _b, ...ours } = rule;
+  const { name: _b, ...ours } = hook;
   return isDeepStrictEqual(theirs, ours);
 }
 
-function describe(rule: ImportedRule): string {
-  const matcher = rule.matcher === undefined ? "" : ` matcher ${JSON.stringify(rule.matcher)}`;
+function describe(hook: ImportedHook): string {
+  const matcher = hook.matcher === undefined ? "" : ` matcher ${JSON.stringify(hook.matcher)}`;
   const runs =
-    rule.engine === "command"
-      ? String(rule.command)
-      : `${String(rule.engine)} on ${String(rule.model)}: ${JSON.stringify(String(rule.prompt ?? rule.instructions).slice(0, 60))}`;
-  return `${(rule.events as string[]).join(", ")}${matcher}: ${runs}`;
+    hook.engine === "command"
+      ? String(hook.command)
+      : `${String(hook.engine)} on ${String(hook.model)}: ${JSON.stringify(String(hook.prompt ?? hook.instructions).slice(0, 60))}`;
+  return `${(hook.events as string[]).join(", ")}${matcher}: ${runs}`;
 }

@@ -5,7 +5,7 @@ import type { Model, ModelRequest, ModelResult } from "./model.js";
 import { OpenAIModel } from "./models/openai.js";
 import { ScriptedModel } from "./models/scripted.js";
 
-/** What a hookyard.json rule says about its model (the `agent` and `judge` engines). */
+/** What a hookyard.json entry says about its model (the `agent` and `judge` engines). */
 export interface ModelSettings {
   /** `scripted:<file.json>` (relative to the workspace) or `openai:<model>`, as `hookyard run --model`. */
   model: string;
@@ -15,14 +15,14 @@ export interface ModelSettings {
   apiKeyEnv?: string;
 }
 
-/** A model chosen once, when the rule is compiled; each review gets an instance bound to its deadline. */
+/** A model chosen once, when the hook is compiled; each review gets an instance bound to its deadline. */
 export interface ModelChoice {
   readonly name: string;
   forCall(signal: AbortSignal): Model;
 }
 
 /**
- * Reads the model a rule names, failing at load time with RUN_ERR_MODEL_UNKNOWN when it names
+ * Reads the model a hook names, failing at load time with RUN_ERR_MODEL_UNKNOWN when it names
  * none hookyard knows or its script cannot be read (RUN_ERR_SCRIPT_INVALID when it is no script). A scripted model is one script for the hook's
  * lifetime: each model call of every review takes the next response, as in `hookyard run`.
  */

@@ -17,7 +17,7 @@ import { scopeRewrite } from "./rewrite-grants.js";
 
 /** Applies one hook's decision; every effect is checked alone, and an illegal one is dropped whole. */
 export function applyDecision(
-  rule: CompiledHook,
+  hook: CompiledHook,
   point: Point,
   decision: Decision | undefined,
   journal: CtxJournal<AnyCtx>,
@@ -29,7 +29,7 @@ export function applyDecision(
   const effects: Effect[] = [];
   const drop = (effect: string) => warn(`returned "${effect}", which is not allowed at ${point}; dropped`);
 
-  if (decision?.rewrite) rewrite(rule, point, decision.rewrite, journal, outcome.ctx, warn);
+  if (decision?.rewrite) rewrite(hook, point, decision.rewrite, journal, outcome.ctx, warn);
   if (journal.changed) {
     const refusal = checkRewrite(point, journal, outcome.ctx);
     if (refusal) {
@@ -43,7 +43,7 @@ export function applyDecision(
     if (legal.has("block")) {
       effects.push("block");
       outcome.verdict = "block";
-      outcome.blockedBy = { hook: rule.name, reason: decision.block };
+      outcome.blockedBy = { hook: hook.name, reason: decision.block };
     } else drop("block");
   }
   for (const effect of ["ask", "continue", "inject", "notice"] as const) {
@@ -54,10 +54,10 @@ export function applyDecision(
       continue;
     }
     effects.push(effect);
-    const hook = rule.name;
-    if (effect === "ask") outcome.asks.push({ hook, reason: text });
-    else if (effect === "continue") outcome.continues.push({ hook, reason: text });
-    else (effect === "inject" ? outcome.injects : outcome.notices).push({ hook, text });
+    const name = hook.name;
+    if (effect === "ask") outcome.asks.push({ hook: name, reason: text });
+    else if (effect === "continue") outcome.continues.push({ hook: name, reason: text });
+    else (effect === "inject" ? outcome.injects : outcome.notices).push({ hook: name, text });
     if (effect === "ask" && outcome.verdict === "allow") outcome.verdict = "ask";
   }
   return effects;
@@ -68,7 +68,7 @@ export function applyDecision(
  * drops it whole. A hook with rewrite grants (sandboxed) keeps only the changes they allow.
  */
 function rewrite(
-  rule: CompiledHook,
+  hook: CompiledHook,
   point: Point,
   returned: Record<string, unknown>,
   journal: CtxJournal<AnyCtx>,
@@ -81,8 +81,8 @@ function rewrite(
     return;
   }
   let fields = returned;
-  if (rule.rewrites) {
-    const scoped = scopeRewrite(point, ctx, returned, rule.rewrites);
+  if (hook.rewrites) {
+    const scoped = scopeRewrite(point, ctx, returned, hook.rewrites);
     for (const refusal of scoped.refusals) warn(refusal);
     fields = scoped.fields;
   }
@@ -123,7 +123,7 @@ function checkRewrite(point: Point, journal: CtxJournal<AnyCtx>, ctx: AnyCtx): s
   return undefined;
 }
 
-export function parseDecision(value: unknown, rule: CompiledHook, point: Point): Decision | undefined {
+export function parseDecision(value: unknown, hook: CompiledHook, point: Point): Decision | undefined {
   if (value === undefined || value === null) return undefined;
   const parsed = decisionSchema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -131,7 +131,7 @@ export function parseDecision(value: unknown, rule: CompiledHook, point: Point):
     "RUN_ERR_BAD_DECISION",
     `returned an invalid decision (${describeIssues(parsed.error)})`,
     {
-      hook: rule.name,
+      hook: hook.name,
       point,
     },
   );

@@ -50,7 +50,7 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
   const model = chooseModel(config, context.root, process.env);
   const tools = reviewerTools(config.tools ?? defaultReviewerTools, context.root, config.name);
   const maxSteps = config.maxSteps ?? defaultMaxSteps;
-  const rule: CompiledHook = {
+  const hook: CompiledHook = {
     ...compiledSettings(config, context, defaultTimeoutMs),
     engine: "agent",
     trust: "trusted",
@@ -61,12 +61,12 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
       const transcript = currentTranscript();
       // A reviewer's own calls would be reviewed again, without end: agent hooks run at depth 0 only.
       if (depth > 0) {
-        const line = `agent hook "${rule.name}" skipped at ${point}: depth ${depth} (agent hooks run only at depth 0)`;
+        const line = `agent hook "${hook.name}" skipped at ${point}: depth ${depth} (agent hooks run only at depth 0)`;
         context.logger?.debug?.(line);
         transcript?.({ type: "note", text: line });
         return undefined;
       }
-      const signal = AbortSignal.timeout(rule.timeoutMs);
+      const signal = AbortSignal.timeout(hook.timeoutMs);
       // Loaded by the first review, not with the engines: most workspaces have no agent hook, and
       // every exec that runs the chain itself would load the loop, its tools and its schemas.
       const { runAgent } = await import("../agent/loop.js");
@@ -81,13 +81,13 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
         maxContinues: 0,
         depth: depth + 1,
         onEvent: (event: AgentEvent) =>
-          transcript?.({ type: "nested", hook: rule.name, depth: depth + 1, event }),
+          transcript?.({ type: "nested", hook: hook.name, depth: depth + 1, event }),
       });
-      const where = { hook: rule.name, point };
+      const where = { hook: hook.name, point };
       if (signal.aborted) {
         throw new RunnerError(
           "RUN_ERR_HOOK_TIMEOUT",
-          `the reviewer gave no verdict within ${rule.timeoutMs} ms (timeoutMs)`,
+          `the reviewer gave no verdict within ${hook.timeoutMs} ms (timeoutMs)`,
           where,
         );
       }
@@ -118,7 +118,7 @@ export function agentHook(config: AgentHookConfig, context: CompileContext): Com
       return decisionOf(point, parseVerdict(result.answer, agentVerdictSchema, where));
     },
   };
-  return rule;
+  return hook;
 }
 
 function decisionOf(point: Point, verdict: z.infer<typeof agentVerdictSchema>): Decision | undefined {
@@ -144,7 +144,7 @@ function stepOf(ctx: AnyCtx): Record<string, unknown> {
   return rest;
 }
 
-/** The chain a sub-agent fires into when the rule was compiled outside a workspace's hooks (a test, a library caller). */
+/** The chain a sub-agent fires into when the hook was compiled outside a workspace's hooks (a test, a library caller). */
 const withoutHooks = new Dispatcher([], {
   logger: { info() {}, warn() {}, error() {} },
   apiFor: () => {

@@ -23,7 +23,7 @@ export type HttpHookConfig = z.infer<typeof httpHookSchema>;
 const bodyCap = 1024 * 1024;
 
 export function httpHook(config: HttpHookConfig, context: CompileContext): CompiledHook {
-  const rule: CompiledHook = {
+  const hook: CompiledHook = {
     ...compiledSettings(config, context, defaults.externalTimeoutMs),
     engine: "http",
     trust: "trusted",
@@ -32,7 +32,7 @@ export function httpHook(config: HttpHookConfig, context: CompileContext): Compi
     run: async (point, ctx) => {
       const fail = (message: string, cause?: unknown) =>
         new RunnerError("RUN_ERR_HTTP_FAILED", `${config.url}: ${message}`, {
-          hook: rule.name,
+          hook: hook.name,
           point,
           cause,
         });
@@ -41,9 +41,9 @@ export function httpHook(config: HttpHookConfig, context: CompileContext): Compi
         (error as Error).name === "TimeoutError"
           ? new RunnerError(
               "RUN_ERR_HOOK_TIMEOUT",
-              `${config.url} did not answer within ${rule.timeoutMs} ms`,
+              `${config.url} did not answer within ${hook.timeoutMs} ms`,
               {
-                hook: rule.name,
+                hook: hook.name,
                 point,
               },
             )
@@ -53,8 +53,8 @@ export function httpHook(config: HttpHookConfig, context: CompileContext): Compi
         response = await fetch(config.url, {
           method: "POST",
           headers: { "content-type": "application/json", ...config.headers },
-          body: hookPayload(rule, point, ctx),
-          signal: AbortSignal.timeout(rule.timeoutMs),
+          body: hookPayload(hook, point, ctx),
+          signal: AbortSignal.timeout(hook.timeoutMs),
         });
       } catch (error) {
         throw failed(error, `request failed (${fetchFailureText(error)})`);
@@ -75,7 +75,7 @@ export function httpHook(config: HttpHookConfig, context: CompileContext): Compi
       throw fail("answered 2xx with a body that is not a JSON object");
     },
   };
-  return rule;
+  return hook;
 }
 
 async function readCapped(response: Response): Promise<string> {

@@ -24,15 +24,15 @@ const judgeSystemPrompt = `You judge one step of a coding agent before hookyard 
 
 export function judgeHook(config: JudgeHookConfig, context: CompileContext): CompiledHook {
   const model = chooseModel(config, context.root, process.env);
-  const rule: CompiledHook = {
+  const hook: CompiledHook = {
     ...compiledSettings(config, context, defaultTimeoutMs),
     engine: "judge",
     trust: "trusted",
     source: `hookyard.json (${config.model})`,
     selfTimed: true,
     run: async (point, ctx) => {
-      const where = { hook: rule.name, point };
-      const signal = AbortSignal.timeout(rule.timeoutMs);
+      const where = { hook: hook.name, point };
+      const signal = AbortSignal.timeout(hook.timeoutMs);
       let content: unknown;
       try {
         const result = await model.forCall(signal).complete({
@@ -46,7 +46,7 @@ export function judgeHook(config: JudgeHookConfig, context: CompileContext): Com
         if (signal.aborted) {
           throw new RunnerError(
             "RUN_ERR_HOOK_TIMEOUT",
-            `the judge did not answer within ${rule.timeoutMs} ms`,
+            `the judge did not answer within ${hook.timeoutMs} ms`,
             where,
           );
         }
@@ -62,7 +62,7 @@ export function judgeHook(config: JudgeHookConfig, context: CompileContext): Com
       return verdict.ok ? undefined : refusalAt(point, verdict.reason);
     },
   };
-  return rule;
+  return hook;
 }
 
 /** Claude Code's convention: `$ARGUMENTS` is the hook's input as JSON, appended when the prompt has none. */

@@ -11,7 +11,7 @@ const writing = new Set(["write_file", "bash"]);
 export const defaultReviewerTools = Object.keys(readOnly);
 
 /**
- * The rule's `tools` as tools confined to the workspace. A tool that writes or runs commands is
+ * The hook's `tools` as tools confined to the workspace. A tool that writes or runs commands is
  * refused (RUN_ERR_TOOL_NOT_READONLY), as is a name hookyard has no tool for.
  */
 export function reviewerTools(names: readonly string[], root: string, hook: string): Tool[] {

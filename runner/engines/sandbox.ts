@@ -28,7 +28,7 @@ const settingsSchema = hookSettingsSchema.strict();
 /** A community hook: its handler runs in an isolate, on a copy of ctx, with only the granted API. */
 export function sandboxHook(config: SandboxHookConfig, context: CompileContext): CompiledHook {
   const sandbox = context.sandbox;
-  if (!sandbox) throw new Error("a sandbox rule needs a sandbox in its compile context");
+  if (!sandbox) throw new Error("a sandbox hook needs a sandbox in its compile context");
   const parsed = settingsSchema.safeParse(config.settings ?? {});
   if (!parsed.success) {
     throw new RunnerError(
@@ -36,7 +36,7 @@ export function sandboxHook(config: SandboxHookConfig, context: CompileContext):
       `its settings are invalid: ${describeIssues(parsed.error)}`,
     );
   }
-  const rule: CompiledHook = {
+  const hook: CompiledHook = {
     ...compiledSettings(
       { name: config.name, events: [...config.events], ...parsed.data },
       context,
@@ -52,21 +52,21 @@ export function sandboxHook(config: SandboxHookConfig, context: CompileContext):
     rewrites: config.grants.filter(isRewriteGrant),
     batch: sandbox.batch,
     run: async (point, ctx, api) => {
-      const [answer] = await sandbox.run(point, ctx, [rule], api.outcome);
+      const [answer] = await sandbox.run(point, ctx, [hook], api.outcome);
       if (!answer) throw new Error("the sandbox did not answer");
       if (!answer.ok) throw answer.error;
       return answer.value as ReturnType<CompiledHook["run"]>;
     },
   };
-  sandbox.register(rule, {
+  sandbox.register(hook, {
     id: `${config.name}@${config.integrity}`,
     name: config.name,
     code: config.code,
-    points: rule.points,
+    points: hook.points,
     grants: config.grants,
     ...(config.config ? { config: config.config } : {}),
     // The hook's timeout is the sandbox's wall limit for it, so the sandbox stops it in time.
-    limits: { ...config.limits, wallMs: rule.timeoutMs },
+    limits: { ...config.limits, wallMs: hook.timeoutMs },
   });
-  return rule;
+  return hook;
 }

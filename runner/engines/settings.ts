@@ -50,8 +50,8 @@ export function compiledSettings(
 }
 
 /** The JSON a command or http hook receives. */
-export function hookPayload(rule: CompiledHook, point: Point, ctx: unknown): string {
-  return JSON.stringify({ point, hook: rule.name, ctx });
+export function hookPayload(hook: CompiledHook, point: Point, ctx: unknown): string {
+  return JSON.stringify({ point, hook: hook.name, ctx });
 }
 
 /** stdout or a response body: a JSON object is a decision, empty is none, anything else is `undefined`. */

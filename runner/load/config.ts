@@ -101,7 +101,7 @@ export async function readWorkspaceConfig(root: string): Promise<WorkspaceConfig
     if (!parsed.success) {
       problem(label, describeIssues(parsed.error, `rules[${index}]`), value);
     } else if (seen.has(parsed.data.name)) {
-      problem(label, `rules[${index}]: a rule named "${label}" is already defined`, value);
+      problem(label, `rules[${index}]: a hook named "${label}" is already defined`, value);
     } else {
       seen.add(parsed.data.name);
       config.rules.push(parsed.data);

@@ -89,10 +89,11 @@ export interface Hooks {
 }
 
 /**
- * Loads builtin hooks, workspace hook files, hookyard.json rules and the community hooks
+ * Loads builtin hooks, workspace hook files, the hooks hookyard.json defines and the community hooks
  * hookyard.lock pins, applies per-name overrides, and returns a dispatcher. Registration order (for
  * priority ties) is builtin, then workspace, then community, each in name order; a workspace hook
- * or rule of the same name replaces a builtin, and a community hook may not take a name in use.
+ * (a file or a hookyard.json entry) of the same name replaces a builtin, and a community hook may
+ * not take a name in use.
  */
 export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> {
   const logger = options.logger ?? stderrLogger;
@@ -146,21 +147,21 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       file,
       inprocess(definition, file, "workspace"),
     ]),
-    ...config.rules.map((rule): [string, string, () => CompiledHook] => [
-      rule.name,
+    ...config.rules.map((hook): [string, string, () => CompiledHook] => [
+      hook.name,
       configFile,
       () =>
         compileHook(
-          { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
+          { ...hook, ...stripEnabled(config.overrides.get(hook.name)) },
           { root, origin: "workspace", chain, logger },
         ),
     ]),
-    ...ruleFolders.rules.map((rule): [string, string, () => CompiledHook] => [
-      rule.name,
-      join(root, rule.dir),
+    ...ruleFolders.rules.map((folder): [string, string, () => CompiledHook] => [
+      folder.name,
+      join(root, folder.dir),
       () =>
         compileHook(
-          { ...rule, ...stripEnabled(config.overrides.get(rule.name)) },
+          { ...folder, ...stripEnabled(config.overrides.get(folder.name)) },
           { root, origin: "workspace" },
         ),
     ]),
@@ -244,7 +245,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     }
   }
 
-  const rules: CompiledHook[] = [];
+  const compiled: CompiledHook[] = [];
   const listings = new Map<CompiledHook, Listing>();
   for (const [name, entry] of byName) {
     if (config.overrides.get(name)?.enabled === false) continue;
@@ -255,9 +256,9 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
         origins.set(problem, entry.origin);
         if (problem.points === undefined) {
           try {
-            const rule = entry.build();
+            const hook = entry.build();
             // A background hook observes only: it never guarded anything, so it needs no stand-in.
-            problem.points = rule.mode === "background" ? [] : rule.points;
+            problem.points = hook.mode === "background" ? [] : hook.points;
           } catch {
             // Its points stay unknown: every blockable point.
           }
@@ -269,7 +270,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     try {
       built = entry.build();
       compileMatcher(built.matcher, built.name, built.points);
-      rules.push(built);
+      compiled.push(built);
       if (entry.listing) listings.set(built, entry.listing);
     } catch (error) {
       const code = error instanceof RunnerError ? error.code : "RUN_ERR_HOOK_INVALID";
@@ -287,7 +288,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
   for (const problem of problems) {
     problem.onError ??= config.overrides.get(problem.name)?.onError;
     const standIn = brokenHook(problem, origins.get(problem) ?? "workspace");
-    if (standIn) rules.push(standIn);
+    if (standIn) compiled.push(standIn);
     if (problem.code === "RUN_ERR_NOT_INSTALLED") {
       notInstalled.push(problem);
       for (const point of standIn?.points ?? []) notInstalledPoints.add(point);
@@ -298,20 +299,20 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     const at = points.filter((point) => notInstalledPoints.has(point));
     logger.error(`RUN_ERR_NOT_INSTALLED: ${notInstalledLine(notInstalled, at, notInstalledSkipped)}`);
   }
-  if (options.prestart !== false && rules.some((rule) => rule.engine === "sandbox")) community?.prestart();
-  const dispatcher = new Dispatcher(rules, {
+  if (options.prestart !== false && compiled.some((hook) => hook.engine === "sandbox")) community?.prestart();
+  const dispatcher = new Dispatcher(compiled, {
     logger,
-    apiFor: (rule) =>
+    apiFor: (hook) =>
       trustedApi({
-        hook: rule.name,
+        hook: hook.name,
         root,
-        state: state.forHook(rule.name),
+        state: state.forHook(hook.name),
         logger,
-        config: config.overrides.get(rule.name)?.config ?? {},
+        config: config.overrides.get(hook.name)?.config ?? {},
       }),
     ...(options.backgroundLimit ? { backgroundLimit: options.backgroundLimit } : {}),
   });
-  const offLine = notInForceLine(problems, rules);
+  const offLine = notInForceLine(problems, compiled);
   const validate = options.validate ?? true;
   let closed = false;
 
@@ -340,8 +341,8 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
     list: () =>
       points.map((point) => {
         const { sync, background } = dispatcher.chain(point);
-        const shown = [...sync, ...background].filter((rule) => rule.listedPoints?.()?.has(point) ?? true);
-        return { point, hooks: shown.map((rule) => listed(rule, listings.get(rule))) };
+        const shown = [...sync, ...background].filter((hook) => hook.listedPoints?.()?.has(point) ?? true);
+        return { point, hooks: shown.map((hook) => listed(hook, listings.get(hook))) };
       }),
     quarantined: () => community?.quarantinedNames ?? [],
     onStateWrite: (listener) => state.onWrite(listener),
@@ -354,7 +355,7 @@ export async function loadHooks(options: LoadHooksOptions = {}): Promise<Hooks> 
       closed = true;
       await dispatcher.drain();
       await state.flush();
-      await Promise.all(rules.map((rule) => rule.close?.()));
+      await Promise.all(compiled.map((hook) => hook.close?.()));
       await community?.close();
     },
   };
@@ -378,18 +379,18 @@ function stripEnabled(override: HookOverride | undefined): Omit<HookOverride, "e
   return settings;
 }
 
-function listed(rule: CompiledHook, listing: Listing = {}): ListedHook {
+function listed(hook: CompiledHook, listing: Listing = {}): ListedHook {
   return {
-    name: rule.name,
-    origin: rule.origin,
-    trust: rule.trust,
-    engine: rule.engine,
-    priority: rule.priority,
-    mode: rule.mode,
-    onError: rule.onError,
-    matcher: rule.matcher,
-    source: rule.source,
-    ...(rule.broken ? { broken: rule.broken.reason } : {}),
+    name: hook.name,
+    origin: hook.origin,
+    trust: hook.trust,
+    engine: hook.engine,
+    priority: hook.priority,
+    mode: hook.mode,
+    onError: hook.onError,
+    matcher: hook.matcher,
+    source: hook.source,
+    ...(hook.broken ? { broken: hook.broken.reason } : {}),
     ...listing,
   };
 }
@@ -412,11 +413,11 @@ function problemLine(
 /** One short line naming the hooks that did not load and what follows for each; undefined when all did. */
 function notInForceLine(
   problems: readonly LoadProblem[],
-  rules: readonly CompiledHook[],
+  compiled: readonly CompiledHook[],
 ): string | undefined {
   const hooks = problems.filter((problem) => !problem.setting);
   if (hooks.length === 0) return undefined;
-  const standIns = new Set(rules.filter((rule) => rule.broken).map((rule) => rule.name));
+  const standIns = new Set(compiled.filter((hook) => hook.broken).map((hook) => hook.name));
   const each = hooks.map(
     (problem) => `"${problem.name}" (${standIns.has(problem.name) ? "blocks until fixed" : "left out"})`,
   );

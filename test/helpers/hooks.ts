@@ -14,13 +14,13 @@ export function hooksOf(
   definitions: HookDefinition[],
   logger: Logger,
 ): Pick<Hooks, "dispatch"> {
-  const rules = definitions.map((definition) =>
+  const hooks = definitions.map((definition) =>
     compileHook({ engine: "inprocess", definition, source: "test" }, { root, origin: "workspace" }),
   );
   const state = new StateStore(join(root, ".hookyard", "state"));
-  const dispatcher = new Dispatcher(rules, {
+  const dispatcher = new Dispatcher(hooks, {
     logger,
-    apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+    apiFor: (hook) => trustedApi({ hook: hook.name, root, state: state.forHook(hook.name), logger }),
   });
   return {
     dispatch: (point, ctx) => {

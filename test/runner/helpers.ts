@@ -9,8 +9,8 @@ import { trustedApi } from "../../runner/trusted-api.js";
 import { type RecordingLogger, recordingLogger } from "../helpers/logger.js";
 import { tempDir } from "../helpers/temp.js";
 
-/** A trusted in-process rule, compiled the way loadHooks compiles workspace and builtin hooks. */
-export function ruleOf(
+/** A trusted in-process hook, compiled the way loadHooks compiles workspace and builtin hooks. */
+export function hookOf(
   definition: HookDefinition,
   origin: Origin = "workspace",
   root = tmpdir(),
@@ -28,7 +28,7 @@ export interface Harness {
   state: StateStore;
 }
 
-/** A dispatcher over `definitions` (or ready rules), with trusted APIs and state in a temp dir. */
+/** A dispatcher over `definitions` (or ready hooks), with trusted APIs and state in a temp dir. */
 export async function harness(
   definitions: ReadonlyArray<HookDefinition | CompiledHook>,
   options: Partial<Pick<DispatcherOptions, "backgroundLimit" | "drainTimeoutMs">> = {},
@@ -36,10 +36,10 @@ export async function harness(
   const root = await tempDir();
   const logger = recordingLogger();
   const state = new StateStore(join(root, ".hookyard", "state"));
-  const rules = definitions.map((d) => ("run" in d ? d : ruleOf(d, "workspace", root)));
-  const dispatcher = new Dispatcher(rules, {
+  const hooks = definitions.map((d) => ("run" in d ? d : hookOf(d, "workspace", root)));
+  const dispatcher = new Dispatcher(hooks, {
     logger,
-    apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+    apiFor: (hook) => trustedApi({ hook: hook.name, root, state: state.forHook(hook.name), logger }),
     ...options,
   });
   return { dispatcher, logger, root, state };

@@ -1,7 +1,7 @@
 import { points } from "../../../core/events.js";
 import { claudeEventFor } from "../protocol/events.js";
 
-/** Points a `profile: "claude"` rule may list: those that one of that agent's events fires (not llm_*). */
+/** Points a `profile: "claude"` hook may list: those that one of that agent's events fires (not llm_*). */
 export const claudeProfilePoints = points.filter((point) => claudeEventFor(point) !== undefined);
 
 /**

@@ -5,8 +5,8 @@ import { claudeEventPoint } from "../protocol/events.js";
 import { isObject } from "./settings-file.js";
 import { expandPluginRoot } from "./shell-words.js";
 
-/** A rule for hookyard.json: a command rule under the claude profile. */
-export type ImportedRule = Record<string, unknown> & { name: string };
+/** An entry for hookyard.json's `rules`: a command hook under the claude profile, or a judge or agent hook. */
+export type ImportedHook = Record<string, unknown> & { name: string };
 
 /** A hook of the plugin hookyard cannot run, and why. */
 export interface Unsupported {
@@ -32,7 +32,7 @@ export interface ImportModel {
   baseUrl?: string;
 }
 
-/** The ctx field a matcher tests at an event of that agent, for rules that are not scripts of that agent. */
+/** The ctx field a matcher tests at an event of that agent, for hooks that are not scripts of that agent. */
 const matcherFields: Record<string, string> = {
   PreToolUse: "agent.tool",
   PostToolUse: "agent.tool",
@@ -45,26 +45,26 @@ const matcherFields: Record<string, string> = {
 const maxTimeoutMs = 600_000;
 
 /**
- * A plugin's `hooks/hooks.json` as rules: each command hook becomes one rule that runs the command
+ * A plugin's `hooks/hooks.json` as hookyard.json entries: each command hook becomes one entry that runs the command
  * unchanged under the claude profile, `${CLAUDE_PLUGIN_ROOT}` written out as the plugin's absolute
  * folder (and set in its env, for scripts that read it there). With `model`, a `prompt` hook
- * becomes a `judge` rule and an `agent` hook an `agent` rule on that model; without, they are
+ * becomes a `judge` entry and an `agent` hook an `agent` entry on that model; without, they are
  * unsupported. Names are `<plugin>.<event>.<n>`, n counting that event's imported hooks in file
  * order: the same file gives the same names. `root` is the plugin's absolute folder.
  */
-export async function pluginRules(
+export async function pluginHooks(
   root: string,
   model?: ImportModel,
 ): Promise<{
   plugin: string;
   root: string;
-  rules: ImportedRule[];
+  entries: ImportedHook[];
   unsupported: Unsupported[];
 }> {
   const file = join(root, "hooks", "hooks.json");
   const events = eventsOf(file, await readJson(file));
   const plugin = await pluginName(root);
-  const rules: ImportedRule[] = [];
+  const entries: ImportedHook[] = [];
   const unsupported: Unsupported[] = [];
   for (const [event, groups] of Object.entries(events)) {
     const point = claudeEventPoint(event);
@@ -79,23 +79,23 @@ export async function pluginRules(
         }
         n++;
         const from = { plugin, root, event, matcher: group.matcher, hook, n };
-        rules.push(model && hook.type !== "command" ? modelRuleFor(from, model) : ruleFor(from));
+        entries.push(model && hook.type !== "command" ? modelEntryFor(from, model) : entryFor(from));
       });
     });
   }
-  return { plugin, root, rules, unsupported };
+  return { plugin, root, entries, unsupported };
 }
 
 type Group = { matcher?: unknown; hooks: Array<Record<string, unknown>> };
 
-function ruleFor(from: {
+function entryFor(from: {
   plugin: string;
   root: string;
   event: string;
   matcher: unknown;
   hook: Record<string, unknown>;
   n: number;
-}): ImportedRule {
+}): ImportedHook {
   const { plugin, root, event, hook } = from;
   const command = expandPluginRoot(String(hook.command), root);
   const matcher =
@@ -119,11 +119,11 @@ function ruleFor(from: {
   };
 }
 
-/** A prompt or agent hook as a judge or agent rule on hookyard's model; the prompt is kept as written. */
-function modelRuleFor(
+/** A prompt or agent hook as a judge or agent entry on hookyard's model; the prompt is kept as written. */
+function modelEntryFor(
   from: { plugin: string; event: string; matcher: unknown; hook: Record<string, unknown>; n: number },
   model: ImportModel,
-): ImportedRule {
+): ImportedHook {
   const { plugin, event, hook } = from;
   const engine = modelEngines[String(hook.type)] as "judge" | "agent";
   const matcher = fieldMatcher(event, from.matcher);

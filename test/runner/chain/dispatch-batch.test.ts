@@ -3,7 +3,7 @@ import type { AnyCtx, Point } from "../../../core/events.js";
 import type { Decision } from "../../../core/hook.js";
 import type { BatchAnswer, CompiledHook, HookBatch } from "../../../runner/compiled-hook.js";
 import { toolBefore } from "../../helpers/ctx.js";
-import { harness, ruleOf } from "../helpers.js";
+import { harness, hookOf } from "../helpers.js";
 
 type Handler = (ctx: AnyCtx) => Decision | undefined;
 
@@ -15,13 +15,13 @@ type Handler = (ctx: AnyCtx) => Decision | undefined;
 function localBatch(handlers: Map<string, Handler>) {
   const calls: string[][] = [];
   const batch: HookBatch = {
-    async run(_point: Point, ctx: AnyCtx, rules: readonly CompiledHook[]): Promise<BatchAnswer[]> {
-      calls.push(rules.map((r) => r.name));
+    async run(_point: Point, ctx: AnyCtx, hooks: readonly CompiledHook[]): Promise<BatchAnswer[]> {
+      calls.push(hooks.map((r) => r.name));
       const answers: BatchAnswer[] = [];
-      for (const rule of rules) {
+      for (const hook of hooks) {
         const copy = JSON.parse(JSON.stringify(ctx)) as AnyCtx;
         try {
-          const decision = (handlers.get(rule.name) as Handler)(copy);
+          const decision = (handlers.get(hook.name) as Handler)(copy);
           const changed = JSON.stringify(copy) !== JSON.stringify(ctx);
           const value = changed ? { ...decision, rewrite: { args: copy.args } } : decision;
           answers.push({ ok: true, value, ms: 0.01 });
@@ -45,7 +45,7 @@ function batched(
   extra: Partial<CompiledHook> = {},
 ): CompiledHook {
   handlers.set(name, handler);
-  const base = ruleOf({ name, priority: extra.priority ?? 100, on: { tool_before: () => undefined } });
+  const base = hookOf({ name, priority: extra.priority ?? 100, on: { tool_before: () => undefined } });
   return {
     ...base,
     trust: "sandboxed",
@@ -68,7 +68,7 @@ describe("batched (sandboxed) hooks in a chain", () => {
     const { dispatcher } = await harness([
       batched(batch, handlers, "a", note("a"), { priority: 10 }),
       batched(batch, handlers, "b", note("b"), { priority: 20 }),
-      ruleOf({ name: "trusted", priority: 30, on: { tool_before: () => void seen.push("trusted") } }),
+      hookOf({ name: "trusted", priority: 30, on: { tool_before: () => void seen.push("trusted") } }),
       batched(batch, handlers, "c", note("c"), { priority: 40 }),
       batched(batch, handlers, "d", note("d"), { priority: 50 }),
     ]);
@@ -154,7 +154,7 @@ describe("batched (sandboxed) hooks in a chain", () => {
         },
         { priority: 2 },
       ),
-      ruleOf({
+      hookOf({
         name: "trusted-later",
         priority: 3,
         on: {
@@ -199,10 +199,10 @@ describe("batched (sandboxed) hooks in a chain", () => {
     const handlers = new Map<string, Handler>();
     let trips = 0;
     const batch: HookBatch = {
-      async run(_point, _ctx, rules) {
+      async run(_point, _ctx, hooks) {
         trips++;
         if (trips === 1) throw new Error("sandbox went away");
-        return rules.map(() => ({ ok: true as const, value: { notice: "ok" }, ms: 0 }));
+        return hooks.map(() => ({ ok: true as const, value: { notice: "ok" }, ms: 0 }));
       },
     };
     const { dispatcher, logger } = await harness([

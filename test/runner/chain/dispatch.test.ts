@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HookApi } from "../../../core/hook.js";
 import { agentAfter, toolAfter, toolBefore, turnAfter, turnBefore } from "../../helpers/ctx.js";
-import { deferred, harness, ruleOf, sleep } from "../helpers.js";
+import { deferred, harness, hookOf, sleep } from "../helpers.js";
 
 interface Args {
   command: string;
@@ -45,20 +45,20 @@ describe("chain order", () => {
 
   it("runs builtin, then workspace, then community hooks of equal priority", async () => {
     const seen: string[] = [];
-    const rules = (["builtin", "workspace", "community"] as const).map((origin) =>
-      ruleOf({ name: `from-${origin}`, on: { tool_before: () => void seen.push(origin) } }, origin),
+    const hooks = (["builtin", "workspace", "community"] as const).map((origin) =>
+      hookOf({ name: `from-${origin}`, on: { tool_before: () => void seen.push(origin) } }, origin),
     );
-    const { dispatcher } = await harness(rules);
+    const { dispatcher } = await harness(hooks);
     await dispatcher.dispatch("tool_before", toolBefore());
     expect(seen).toEqual(["builtin", "workspace", "community"]);
   });
 
   it("keeps builtin, workspace, community order for ties even when registered in another order", async () => {
     const seen: string[] = [];
-    const rules = (["community", "builtin", "workspace"] as const).map((origin) =>
-      ruleOf({ name: `from-${origin}`, on: { tool_before: () => void seen.push(origin) } }, origin),
+    const hooks = (["community", "builtin", "workspace"] as const).map((origin) =>
+      hookOf({ name: `from-${origin}`, on: { tool_before: () => void seen.push(origin) } }, origin),
     );
-    const { dispatcher } = await harness(rules);
+    const { dispatcher } = await harness(hooks);
     await dispatcher.dispatch("tool_before", toolBefore());
     expect(seen).toEqual(["builtin", "workspace", "community"]);
   });

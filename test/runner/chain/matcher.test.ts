@@ -5,7 +5,7 @@ import { Dispatcher } from "../../../runner/chain/dispatch.js";
 import { compileMatcher } from "../../../runner/chain/matcher.js";
 import { agentAfter, toolAfter, toolBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
-import { harness, ruleOf } from "../helpers.js";
+import { harness, hookOf } from "../helpers.js";
 
 describe("matchers", () => {
   it("a tool matcher skips calls to other tools without calling the hook", async () => {
@@ -107,8 +107,8 @@ describe("matchers", () => {
   });
 
   it("a dispatcher refuses to build around a hook with a bad matcher", () => {
-    const rule = ruleOf({ name: "bad", matcher: { tool: "[" }, on: { tool_before: () => undefined } });
-    const build = () => new Dispatcher([rule], { logger: recordingLogger(), apiFor: () => ({}) as never });
+    const hook = hookOf({ name: "bad", matcher: { tool: "[" }, on: { tool_before: () => undefined } });
+    const build = () => new Dispatcher([hook], { logger: recordingLogger(), apiFor: () => ({}) as never });
     expect(build).toThrow(expect.objectContaining({ code: "RUN_ERR_BAD_MATCHER" }));
   });
 });

@@ -27,10 +27,10 @@ const reviewer = (settings: Record<string, unknown> = {}) => ({
   ...settings,
 });
 
-/** A workspace whose hookyard.json holds `rules` and whose reviewer script is `steps`. */
-async function workspaceWith(rules: unknown[], steps: Step[] = [{ content: '{"verdict":"allow"}' }]) {
+/** A workspace whose hookyard.json's `rules` holds `entries` and whose reviewer script is `steps`. */
+async function workspaceWith(entries: unknown[], steps: Step[] = [{ content: '{"verdict":"allow"}' }]) {
   const root = await workspace({
-    "hookyard.json": { rules },
+    "hookyard.json": { rules: entries },
     "reviewer.json": { responses: steps },
     "NOTES.md": "build/ holds generated files only\n",
   });
@@ -146,7 +146,7 @@ describe("agent engine", () => {
     expect(await readFile(join(root, "count.txt"), "utf8")).toBe("ran\n");
     const reviewerRun = outcome.runs.find((r) => r.hook === "reviewer");
     expect(reviewerRun?.effects ?? []).toEqual([]);
-    // At depth 0 the same rule blocks: the skip above was the depth, not the script.
+    // At depth 0 the same hook blocks: the skip above was the depth, not the script.
     const top = await hooks.dispatch("tool_before", toolBefore({ args: { command: "rm -rf /" } }));
     expect(top.blockedBy).toEqual({ hook: "reviewer", reason: "would have blocked" });
   });
@@ -325,7 +325,7 @@ describe("agent engine config errors", () => {
     ["bash", { tools: ["bash"] }, "RUN_ERR_TOOL_NOT_READONLY", '"bash" changes files or runs commands'],
     ["write_file", { tools: ["list_dir", "write_file"] }, "RUN_ERR_TOOL_NOT_READONLY", '"write_file"'],
   ])(
-    "%s: the rule does not load, says why with a code, and blocks where it would have run",
+    "%s: the hook does not load, says why with a code, and blocks where it would have run",
     async (_, settings, code, text) => {
       const { hooks, logger } = await workspaceWith([reviewer(settings)]);
       expect(hooks.problems).toMatchObject([{ name: "reviewer", code }]);

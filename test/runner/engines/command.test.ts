@@ -15,8 +15,8 @@ const withStdin = (body: string) =>
 async function runCommand(command: string | string[], settings: Partial<ConfiguredHook> = {}) {
   const root = await tempDir();
   const logger = recordingLogger();
-  const rule = { name: "guard", engine: "command", events: ["tool_before"], command, ...settings };
-  const dispatcher = dispatcherFor([rule as ConfiguredHook], root, logger);
+  const hook = { name: "guard", engine: "command", events: ["tool_before"], command, ...settings };
+  const dispatcher = dispatcherFor([hook as ConfiguredHook], root, logger);
   const ctx = toolBefore({ args: { command: "rm -rf /" } });
   const outcome = await dispatcher.dispatch("tool_before", ctx);
   return { root, logger, outcome, ctx };
@@ -156,13 +156,13 @@ describe("command engine", () => {
     const root = await tempDir();
     await writeFiles(root, { "hook.sh": "#!/bin/sh\nexit 0\n" });
     const logger = recordingLogger();
-    const rule = {
+    const hook = {
       name: "guard",
       engine: "command",
       events: ["tool_before"],
       command: [join(root, "hook.sh")],
     };
-    const outcome = await dispatcherFor([rule as ConfiguredHook], root, logger).dispatch(
+    const outcome = await dispatcherFor([hook as ConfiguredHook], root, logger).dispatch(
       "tool_before",
       toolBefore(),
     );

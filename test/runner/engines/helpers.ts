@@ -5,14 +5,14 @@ import type { Logger } from "../../../runner/logger.js";
 import { StateStore } from "../../../runner/state.js";
 import { trustedApi } from "../../../runner/trusted-api.js";
 
-/** Compiles hookyard.json-style rules for a workspace at `root` and puts them in one dispatcher. */
-export function dispatcherFor(rules: ConfiguredHook[], root: string, logger: Logger): Dispatcher {
+/** Compiles hookyard.json-style hooks for a workspace at `root` and puts them in one dispatcher. */
+export function dispatcherFor(hooks: ConfiguredHook[], root: string, logger: Logger): Dispatcher {
   const state = new StateStore(join(root, ".hookyard", "state"));
   return new Dispatcher(
-    rules.map((rule) => compileHook(rule, { root, origin: "workspace" })),
+    hooks.map((hook) => compileHook(hook, { root, origin: "workspace" })),
     {
       logger,
-      apiFor: (rule) => trustedApi({ hook: rule.name, root, state: state.forHook(rule.name), logger }),
+      apiFor: (hook) => trustedApi({ hook: hook.name, root, state: state.forHook(hook.name), logger }),
     },
   );
 }

@@ -21,11 +21,11 @@ const judge = (url: string, settings: Record<string, unknown> = {}) => ({
   ...settings,
 });
 
-async function load(rules: unknown[], env: Record<string, string> = {}) {
+async function load(entries: unknown[], env: Record<string, string> = {}) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    const root = await workspace({ "hookyard.json": { rules } });
+    const root = await workspace({ "hookyard.json": { rules: entries } });
     const logger = recordingLogger();
     const hooks = await loadHooks({ cwd: root, logger, prestart: false });
     opened.push(hooks);
@@ -148,7 +148,7 @@ describe("judge engine", () => {
     expect(outcome.blockedBy).toEqual({ hook: "judge", reason: "scripted no" });
   });
 
-  it("an unknown model is a config error with a code, and the rule fails closed", async () => {
+  it("an unknown model is a config error with a code, and the hook fails closed", async () => {
     const { hooks } = await load([judge("http://127.0.0.1:9/v1", { model: "anthropic:haiku" })]);
     expect(hooks.problems).toMatchObject([{ name: "judge", code: "RUN_ERR_MODEL_UNKNOWN" }]);
     expect((await hooks.dispatch("tool_before", rmRf())).verdict).toBe("block");

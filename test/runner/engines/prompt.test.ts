@@ -5,7 +5,7 @@ import { tempDir } from "../../helpers/temp.js";
 import { dispatcherFor } from "./helpers.js";
 
 describe("prompt engine", () => {
-  it("injects its text, attributed to the rule's name", async () => {
+  it("injects its text, attributed to the hook's name", async () => {
     const dispatcher = dispatcherFor(
       [{ name: "house-style", engine: "prompt", events: ["llm_before"], text: "Answer in British English." }],
       await tempDir(),

@@ -37,8 +37,8 @@ describe("a sandbox failure, wrapped into a RunnerError, keeps its SANDBOX_ERR_*
       [spins, "RUN_ERR_HOOK_TIMEOUT", "SANDBOX_ERR_TIMEOUT"],
     ];
     for (const [i, [source, runnerCode, sandboxCode]] of cases.entries()) {
-      const rule = { name: `hook-${i}`, onError: "open" } as CompiledHook;
-      sandbox.register(rule, {
+      const compiled = { name: `hook-${i}`, onError: "open" } as CompiledHook;
+      sandbox.register(compiled, {
         id: `hook-${i}@1`,
         name: `hook-${i}`,
         code: Buffer.from(source),
@@ -46,7 +46,7 @@ describe("a sandbox failure, wrapped into a RunnerError, keeps its SANDBOX_ERR_*
         grants: [],
       });
       const ctx = { sessionId: "s", tool: "bash", args: { command: "ls" }, callId: "c" };
-      const [answer] = await sandbox.run("tool_before", ctx, [rule]);
+      const [answer] = await sandbox.run("tool_before", ctx, [compiled]);
       expect(answer?.ok).toBe(false);
       const error = answer && !answer.ok ? answer.error : undefined;
       expect(error).toBeInstanceOf(RunnerError);

@@ -4,7 +4,7 @@ import { toolBefore, turnBefore } from "../../helpers/ctx.js";
 import { recordingLogger } from "../../helpers/logger.js";
 import { workspace } from "../../helpers/temp.js";
 
-/** hookyard.json's matchers (rules, per-hook overrides, that agent's matcher strings) go through the same regex policy as a package's. */
+/** hookyard.json's matchers (its entries', per-hook overrides', that agent's matcher strings) go through the same regex policy as a package's. */
 
 const loaded: Hooks[] = [];
 afterEach(async () => {
@@ -19,7 +19,7 @@ async function load(files: Record<string, string | object>) {
 }
 
 describe("hookyard.json matchers cannot stall the agent (ReDoS)", () => {
-  it("a rule's exponential matcher, an override's and an agent matcher string are refused at load, by name; the rest load", async () => {
+  it("an entry's exponential matcher, an override's and an agent matcher string are refused at load, by name; the rest load", async () => {
     const hooks = await load({
       ".hookyard/hooks/guard.mjs": `export default { name: "guard", on: { tool_before: () => ({ block: "guard" }) } };`,
       "hookyard.json": {

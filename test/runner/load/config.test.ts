@@ -33,7 +33,7 @@ describe("hookyard.json", () => {
     });
   });
 
-  it("reports each invalid rule by name and still loads the others", async () => {
+  it("reports each invalid entry by name and still loads the others", async () => {
     const config = await configOf({
       rules: [
         { name: "lint", engine: "python", events: ["tool_before"], script: "lint.py" },
@@ -52,7 +52,7 @@ describe("hookyard.json", () => {
     expect(nameless).toMatch(/rules\[4\].*name/);
   });
 
-  it("keeps the first of two rules with the same name and reports the second", async () => {
+  it("keeps the first of two entries with the same name and reports the second", async () => {
     const config = await configOf({ rules: [note, { ...note, text: "Be verbose." }] });
     expect(config.rules).toHaveLength(1);
     expect(config.rules[0]).toMatchObject({ name: "note", text: "Be brief." });
@@ -61,7 +61,7 @@ describe("hookyard.json", () => {
         name: "note",
         code: "RUN_ERR_CONFIG_INVALID",
         file: expect.stringMatching(/hookyard\.json$/),
-        message: expect.stringContaining('a rule named "note" is already defined'),
+        message: expect.stringContaining('a hook named "note" is already defined'),
       },
     ]);
   });

@@ -160,7 +160,7 @@ export default defineHook({
     expect(outcome.injects).toEqual([{ hook: "fine", text: "fine" }]);
   });
 
-  it("reports an invalid rule in hookyard.json; it blocks at its own points, the other points run", async () => {
+  it("reports an invalid entry in hookyard.json; it blocks at its own points, the other points run", async () => {
     const { hooks } = await workspace({
       "hookyard.json": {
         rules: [
@@ -265,7 +265,7 @@ describe("loadHooks: overrides in hookyard.json", () => {
     );
   });
 
-  it("report a misspelt field in a rule instead of silently ignoring it", async () => {
+  it("report a misspelt field in a hookyard.json entry instead of silently ignoring it", async () => {
     const { hooks } = await workspace({
       "hookyard.json": {
         rules: [{ name: "slow", engine: "command", events: ["tool_before"], command: "true", timeout: 5 }],
@@ -334,7 +334,7 @@ describe("loadHooks: overrides in hookyard.json", () => {
     expect(disabled.logger.errors).toEqual([]);
   });
 
-  it("leave list() in priority order, ties builtin first, then workspace files and rules by name", async () => {
+  it("leave list() in priority order, ties builtin first, then workspace files and hookyard.json entries by name", async () => {
     const { hooks } = await workspace({
       "hookyard.json": {
         hooks: { "audit-log": { mode: "sync" } },
@@ -443,7 +443,7 @@ describe("a hook file that throws something unprintable while it loads", () => {
       expect(hooks.problems).toEqual([]);
     });
 
-    it("does not call an override orphaned when its rule was skipped as invalid", async () => {
+    it("does not call an override orphaned when its hook was skipped as invalid", async () => {
       const { logger } = await workspace({
         "hookyard.json": {
           hooks: { lint: { priority: 5 } },

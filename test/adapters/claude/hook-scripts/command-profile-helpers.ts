@@ -27,19 +27,19 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((hooks) => hooks.close()));
 });
 
-/** A workspace whose hookyard.json holds `rules` (and `files`), loaded as `hookyard run` would. */
+/** A workspace whose hookyard.json's `rules` holds `entries` (and `files`), loaded as `hookyard run` would. */
 export async function workspaceWith(
-  rules: object[],
+  entries: object[],
   files: Record<string, string | object> = {},
 ): Promise<{ root: string; hooks: Hooks; logger: RecordingLogger }> {
-  const root = await workspace({ "hookyard.json": { rules }, ...files });
+  const root = await workspace({ "hookyard.json": { rules: entries }, ...files });
   const logger = recordingLogger();
   const hooks = await loadHooks({ cwd: root, logger });
   opened.push(hooks);
   return { root, hooks, logger };
 }
 
-/** A rule that runs `command` under the claude profile at `events`. */
+/** A hook that runs `command` under the claude profile at `events`. */
 export function claudeHook(name: string, command: string, events: string[], extra: object = {}): object {
   return { name, engine: "command", profile: "claude", command, events, ...extra };
 }

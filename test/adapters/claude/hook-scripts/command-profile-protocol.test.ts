@@ -43,7 +43,7 @@ describe("matchers in that agent's form", () => {
     expect((await hooks.dispatch("turn_before", turnBefore())).verdict).toBe("block");
   });
 
-  it("our own matcher object still works on a profile rule", async () => {
+  it("our own matcher object still works on a profile hook", async () => {
     const { hooks } = await workspaceWith([
       claudeHook("m", exitTwo, ["tool_before"], { matcher: { tool: "^bash$" } }),
     ]);

@@ -73,7 +73,7 @@ describe.skipIf(noPython !== undefined)(
       expect(logger.errors.join("\n")).toContain('hook "broken" (workspace) at tool_before failed');
     });
 
-    it("the same crash blocks when the rule says onError: block", async () => {
+    it("the same crash blocks when the hook says onError: block", async () => {
       const { hooks } = await workspaceWith([
         claudeHook("broken", python("broken_hook.py"), ["tool_before"], { onError: "block" }),
       ]);

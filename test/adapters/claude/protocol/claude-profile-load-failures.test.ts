@@ -18,11 +18,11 @@ async function hooksWith(config: Record<string, unknown>, files: Record<string, 
   return { root, hooks, logger };
 }
 
-const brokenRule = { name: "gate", engine: "command", events: ["turn_before"], command: "true", bogus: 1 };
+const brokenEntry = { name: "gate", engine: "command", events: ["turn_before"], command: "true", bogus: 1 };
 
 describe("the claude profile: hooks that did not load", () => {
-  it("fail closed by default, at the points of its rule only, before any hook runs", async () => {
-    const { root, hooks, logger } = await hooksWith({ rules: [brokenRule] });
+  it("fail closed by default, at the points of that hook only, before any hook runs", async () => {
+    const { root, hooks, logger } = await hooksWith({ rules: [brokenEntry] });
     const prompt = await handleClaudeEvent(hooks, "UserPromptSubmit", inputFor("UserPromptSubmit"));
     expect(prompt.exitCode).toBe(2);
     expect(prompt.stderr).toMatch(
@@ -36,7 +36,7 @@ describe("the claude profile: hooks that did not load", () => {
   });
 
   it('fail open where hookyard.json says onError "open": skipped, reported once, the others run', async () => {
-    const { hooks, logger } = await hooksWith({ rules: [{ ...brokenRule, onError: "open" }] });
+    const { hooks, logger } = await hooksWith({ rules: [{ ...brokenEntry, onError: "open" }] });
     const answer = await handleClaudeEvent(hooks, "UserPromptSubmit", inputFor("UserPromptSubmit"));
     expect(answer).toMatchObject({ exitCode: 0, body: { systemMessage: "seen: seen" } });
     await handleClaudeEvent(hooks, "UserPromptSubmit", inputFor("UserPromptSubmit"));

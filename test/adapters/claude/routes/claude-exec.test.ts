@@ -8,7 +8,7 @@ import { inputFor, type MappedEvent } from "../protocol/claude-profile-inputs.js
 
 /**
  * `hookyard exec --profile claude <Event>` through the real bin (dist/: build first), on a
- * workspace with a trusted hook file, hookyard.json rules (command, prompt) and a sandboxed
+ * workspace with a trusted hook file, hookyard.json hooks (command, prompt) and a sandboxed
  * community hook from the lock, as that agent would run it: its JSON on stdin.
  */
 const guardHook = `export default {
@@ -28,7 +28,7 @@ const guardHook = `export default {
 };
 `;
 
-const rules = [
+const entries = [
   {
     name: "no-env-writes",
     engine: "command",
@@ -42,7 +42,7 @@ const rules = [
 async function fullWorkspace(config: Record<string, unknown> = {}): Promise<string> {
   const root = await workspace({
     ".hookyard/hooks/guard.mjs": guardHook,
-    "hookyard.json": { rules, ...config },
+    "hookyard.json": { rules: entries, ...config },
   });
   await installFixture(root, [
     {
@@ -83,7 +83,7 @@ describe("hookyard exec --profile claude", () => {
     expect(result.stderr).toContain("guard looked at bash");
   });
 
-  it("runs a command rule matched on the agent's tool name (exit 2 there is a deny here)", async () => {
+  it("runs a command hook matched on the agent's tool name (exit 2 there is a deny here)", async () => {
     const root = await fullWorkspace();
     const write = { tool_name: "Write", tool_input: { file_path: `${root}/.env`, content: "A=1" } };
     const result = await claude(root, "PreToolUse", write);

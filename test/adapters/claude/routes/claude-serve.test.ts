@@ -199,8 +199,8 @@ describe("hookyard serve", () => {
       return (await answer.json()) as { hookSpecificOutput?: { additionalContext?: string } };
     };
     expect(await prompt()).toEqual({});
-    const rule = { name: "house-style", engine: "prompt", events: ["turn_before"], text: "Use tabs." };
-    await writeFile(join(root, "hookyard.json"), JSON.stringify({ rules: [rule] }));
+    const hook = { name: "house-style", engine: "prompt", events: ["turn_before"], text: "Use tabs." };
+    await writeFile(join(root, "hookyard.json"), JSON.stringify({ rules: [hook] }));
     expect(await eventually(async () => (await prompt()).hookSpecificOutput !== undefined)).toBe(true);
     expect(server.stderr()).toMatch(/reloaded after hookyard.json changed: \d+ hook\(s\)/);
 

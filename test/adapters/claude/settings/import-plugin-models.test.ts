@@ -51,7 +51,7 @@ describe("hookyard import claude-plugin: prompt and agent hooks", () => {
     expect(await readFile(join(root, "hookyard.json"), "utf8")).toBe(before);
   });
 
-  it("with --model a prompt hook becomes a judge rule and an agent hook an agent rule, and the judge guards that agent's tool call", async () => {
+  it("with --model a prompt hook becomes a judge hook and an agent hook an agent hook, and the judge guards that agent's tool call", async () => {
     const stub = await openAIStub((_, res) =>
       sendJson(res, completion('{"ok":false,"reason":"deletes the disk"}')),
     );
@@ -67,7 +67,7 @@ describe("hookyard import claude-plugin: prompt and agent hooks", () => {
       stub.url,
     );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("imported 2 rules");
+    expect(result.stdout).toContain("imported 2 hooks");
     expect((await read()).rules).toEqual([
       {
         name: "commit-guard.pre-tool-use.1",

@@ -41,17 +41,17 @@ async function project(config?: object) {
   return { root, run, read };
 }
 
-async function rulesRun(root: string): Promise<Hooks> {
+async function loadImported(root: string): Promise<Hooks> {
   return loadHooks({ cwd: root, logger: recordingLogger() });
 }
 
 describe("hookyard import claude-plugin", () => {
-  it("turns each command hook into a claude-profile rule, with the plugin's folder written out", async () => {
+  it("turns each command hook into a claude-profile hook, with the plugin's folder written out", async () => {
     const dir = await plugin();
     const { run, read } = await project({ rules: [] });
     const result = await run("import", "claude-plugin", dir);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`imported 2 rules from plugin "commit-guard" (${dir}):`);
+    expect(result.stdout).toContain(`imported 2 hooks from plugin "commit-guard" (${dir}):`);
     expect((await read()).rules).toEqual([
       {
         name: "commit-guard.pre-tool-use.1",
@@ -77,12 +77,12 @@ describe("hookyard import claude-plugin", () => {
   });
 
   it.skipIf(noPython !== undefined || noBash !== undefined)(
-    `the imported rules run: the plugin's scripts block, deny and add context${noPython || noBash ? ` (skipped: ${noPython ?? noBash})` : ""}`,
+    `the imported hooks run: the plugin's scripts block, deny and add context${noPython || noBash ? ` (skipped: ${noPython ?? noBash})` : ""}`,
     async () => {
       const dir = await plugin();
       const { root, run } = await project();
       expect((await run("import", "claude-plugin", dir)).code).toBe(0);
-      const hooks = await rulesRun(root);
+      const hooks = await loadImported(root);
       try {
         expect(hooks.problems).toEqual([]);
         const noVerify = await hooks.dispatch(
@@ -136,7 +136,7 @@ describe("hookyard import claude-plugin", () => {
       const dir = await plugin();
       const { root, run } = await project();
       expect((await run("import", "claude-plugin", dir)).code).toBe(0);
-      const hooks = await rulesRun(root);
+      const hooks = await loadImported(root);
       try {
         const input = {
           session_id: "abc",
@@ -163,7 +163,7 @@ describe("hookyard import claude-plugin", () => {
     },
   );
 
-  it("keeps hookyard.json's other fields and rules, in their order", async () => {
+  it("keeps hookyard.json's other fields and entries, in their order", async () => {
     const dir = await plugin();
     const config = {
       registry: "http://127.0.0.1:4873",
@@ -204,7 +204,7 @@ describe("hookyard import claude-plugin", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`--- /dev/null\n+++ ${join(root, "hookyard.json")}\n@@ -0,0 +1,`);
     expect(result.stdout).toContain('+      "name": "commit-guard.pre-tool-use.1",');
-    expect(result.stdout).toContain("would import 2 rules");
+    expect(result.stdout).toContain("would import 2 hooks");
     await expect(stat(join(root, "hookyard.json"))).rejects.toThrow(/ENOENT/);
   });
 
@@ -237,7 +237,7 @@ describe("hookyard import claude-plugin", () => {
     const rest = await run("import", "claude-plugin", dir, "--skip-unsupported");
     expect(rest.code, rest.stderr).toBe(0);
     expect(rest.stderr).toContain('hookyard: warning: not imported: Stop[0].hooks[0]: a "prompt" hook');
-    expect(rest.stdout).toContain("imported 2 rules");
+    expect(rest.stdout).toContain("imported 2 hooks");
   });
 
   it("a SubagentStop hook runs only at a subagent's stop; async hooks run in the background; timeouts are capped", async () => {
@@ -249,18 +249,18 @@ describe("hookyard import claude-plugin", () => {
     });
     const { run, read } = await project();
     expect((await run("import", "claude-plugin", dir)).code).toBe(0);
-    const rules = (await read()).rules as Array<Record<string, unknown>>;
-    expect(rules.find((r) => r.name === "commit-guard.subagent-stop.1")).toMatchObject({
+    const entries = (await read()).rules as Array<Record<string, unknown>>;
+    expect(entries.find((r) => r.name === "commit-guard.subagent-stop.1")).toMatchObject({
       events: ["turn_after"],
       matcher: { "agent.event": "^SubagentStop$" },
       timeoutMs: 5_000,
     });
-    const post = rules.find((r) => r.name === "commit-guard.post-tool-use.1");
+    const post = entries.find((r) => r.name === "commit-guard.post-tool-use.1");
     expect(post).toMatchObject({ events: ["tool_after"], mode: "background", timeoutMs: 600_000 });
     expect(post).not.toHaveProperty("matcher");
   });
 
-  it("refuses a name that a different rule already has (the plugin changed), and an invalid matcher", async () => {
+  it("refuses a name that a different hook already has (the plugin changed), and an invalid matcher", async () => {
     const dir = await plugin();
     const taken = {
       rules: [
@@ -271,7 +271,7 @@ describe("hookyard import claude-plugin", () => {
     const clash = await run("import", "claude-plugin", dir);
     expect(clash.code).toBe(1);
     expect(clash.stderr).toContain(
-      'already has a rule named "commit-guard.pre-tool-use.1" that runs something else',
+      'already has a hook named "commit-guard.pre-tool-use.1" that runs something else',
     );
 
     const badMatcher = await plugin((hooks) => {
@@ -284,7 +284,7 @@ describe("hookyard import claude-plugin", () => {
     const bad = await fresh.run("import", "claude-plugin", badMatcher);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
-      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "Bash\(" is not a valid JavaScript regular expression/,
+      /commit-guard\.pre-tool-use\.1 cannot be a hookyard\.json entry \(matcher: matcher "Bash\(" is not a valid JavaScript regular expression/,
     );
 
     // A plugin's matcher runs in hookyard's process on every tool call: one that can take
@@ -299,11 +299,11 @@ describe("hookyard import claude-plugin", () => {
     const refused = await untouched.run("import", "claude-plugin", redos);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /commit-guard\.pre-tool-use\.1 cannot be a rule \(matcher: matcher "\(B\|Ba\|Bas\|Bash\)\+\$" repeats a choice whose branches can start with the same character/,
+      /commit-guard\.pre-tool-use\.1 cannot be a hookyard\.json entry \(matcher: matcher "\(B\|Ba\|Bas\|Bash\)\+\$" repeats a choice whose branches can start with the same character/,
     );
   });
 
-  it("reads a hooks.json without the plugin wrapper, and names the rules after the folder without a manifest", async () => {
+  it("reads a hooks.json without the plugin wrapper, and names the hooks after the folder without a manifest", async () => {
     const dir = join(await tempDir(), "Lint Tools!");
     await mkdir(join(dir, "hooks"), { recursive: true });
     await writeFile(
