@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateTime, timeAgo } from "../../registry/web/fragments.js";
+import { dateTime, timeAgo } from "../../../registry/web/fragments.js";
 
 const now = new Date("2026-12-03T08:00:00.000Z");
 const before = (ms: number) => new Date(now.getTime() - ms).toISOString();

@@ -6,7 +6,7 @@ import {
   startRegistry,
   type TestRegistry,
   tokenFor,
-} from "../registry/helpers.js";
+} from "../helpers.js";
 
 /**
  * Browse (GET /) as its address says: sorted by downloads, recent updates or name, filtered by

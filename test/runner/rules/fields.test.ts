@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CtxOf, Point } from "../../core/events.js";
-import { toolBefore } from "../helpers/ctx.js";
+import type { CtxOf, Point } from "../../../core/events.js";
+import { toolBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 /** One rule per case: event, field, a regex; the test checks it fires on `ctx` at `point`. */

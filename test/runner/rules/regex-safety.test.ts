@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, maxInputLength, maxPatternLength, testBounded } from "../../core/regex.js";
-import { toolBefore } from "../helpers/ctx.js";
+import { compilePattern, maxInputLength, maxPatternLength, testBounded } from "../../../core/regex.js";
+import { toolBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 const bash = (command: string) => toolBefore({ args: { command } });

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../runner/agent/loop.js";
-import { ScriptedModel } from "../../runner/agent/models/scripted.js";
+import { runAgent } from "../../../runner/agent/loop.js";
+import { ScriptedModel } from "../../../runner/agent/models/scripted.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 type Step = { content?: string; toolCalls?: Array<{ name: string; args: Record<string, unknown> }> };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runAgent } from "../../runner/agent/loop.js";
-import { ScriptedModel } from "../../runner/agent/models/scripted.js";
-import { toolBefore, turnBefore } from "../helpers/ctx.js";
+import { runAgent } from "../../../runner/agent/loop.js";
+import { ScriptedModel } from "../../../runner/agent/models/scripted.js";
+import { toolBefore, turnBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 /** The plugin's own file layout: `.claude/hookify.<name>.local.md`. */

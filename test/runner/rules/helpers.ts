@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach } from "vitest";
-import { type Hooks, loadHooks } from "../../runner/load/load-hooks.js";
-import { type RecordingLogger, recordingLogger } from "../helpers/logger.js";
-import { tempDir, writeFiles } from "../helpers/temp.js";
+import { type Hooks, loadHooks } from "../../../runner/load/load-hooks.js";
+import { type RecordingLogger, recordingLogger } from "../../helpers/logger.js";
+import { tempDir, writeFiles } from "../../helpers/temp.js";
 
 const loaded: Hooks[] = [];
 afterEach(async () => {

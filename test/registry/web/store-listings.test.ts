@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, type TestRegistry } from "../registry/helpers.js";
+import { hookPackage, publish, startRegistry, type TestRegistry } from "../helpers.js";
 
 /** A registry whose clock moves a minute per publish, so publish times differ and order is known. */
 async function registryWithClock() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolBefore } from "../helpers/ctx.js";
+import { toolBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 const bash = (command: string) => toolBefore({ args: { command } });

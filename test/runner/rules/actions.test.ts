@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolAfter, toolBefore, turnAfter, turnBefore } from "../helpers/ctx.js";
+import { toolAfter, toolBefore, turnAfter, turnBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 const rules = (action: string) => ({

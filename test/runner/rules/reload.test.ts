@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { maxRuleFiles } from "../../runner/rules/rule-files.js";
-import { toolBefore } from "../helpers/ctx.js";
+import { maxRuleFiles } from "../../../runner/rules/rule-files.js";
+import { toolBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 const bash = (command: string) => toolBefore({ args: { command } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, html, trustedHtml } from "../../registry/web/html.js";
+import { escapeHtml, html, trustedHtml } from "../../../registry/web/html.js";
 
 describe("the html template tag", () => {
   it("escapes every interpolated text, in content and in quoted attributes", () => {

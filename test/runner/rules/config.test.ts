@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolBefore, turnBefore } from "../helpers/ctx.js";
+import { toolBefore, turnBefore } from "../../helpers/ctx.js";
 import { ruleFile, rulesWorkspace } from "./helpers.js";
 
 describe("rules: declared in hookyard.json, and set like any hook", () => {

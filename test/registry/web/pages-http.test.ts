@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  type Answer,
-  hookPackage,
-  publish,
-  startRegistry,
-  type TestRegistry,
-  tokenFor,
-} from "../registry/helpers.js";
+import { type Answer, hookPackage, publish, startRegistry, type TestRegistry, tokenFor } from "../helpers.js";
 
 const pageCsp =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";

@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/cli.js";
-import { tempDir } from "../helpers/temp.js";
-import { hookPackage, publish, startRegistry, type TestRegistry } from "../registry/helpers.js";
+import { repoRoot } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/temp.js";
+import { hookPackage, publish, startRegistry, type TestRegistry } from "../helpers.js";
 
 /**
  * The install line a package page offers, taken from the page and run as CI would run it: by

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hookPackage, publish, startRegistry, type TestRegistry, tokenFor } from "../registry/helpers.js";
+import { hookPackage, publish, startRegistry, type TestRegistry, tokenFor } from "../helpers.js";
 
 /**
  * The acceptance of the marketplace pages, in Debian's chromium driven by playwright-core: search,
@@ -25,7 +25,7 @@ const chromiumArgs = [
   "--disable-component-update",
   "--disable-sync",
 ];
-const screenshots = fileURLToPath(new URL("../../test-artifacts/screenshots/", import.meta.url));
+const screenshots = fileURLToPath(new URL("../../../test-artifacts/screenshots/", import.meta.url));
 const stepTimeoutMs = 10_000;
 
 let browser: Browser;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderReadme } from "../../registry/web/readme.js";
+import { renderReadme } from "../../../registry/web/readme.js";
 
 const render = (markdown: string) => renderReadme(markdown).markup;
 
