@@ -31,7 +31,8 @@ describe("a file replaced atomically (hookyard.lock, hookyard.json, agent settin
     await writers;
 
     expect(await readFile(file, "utf8")).toBe(version("k", size));
-    expect(seen.size).toBeGreaterThan(0);
+    // More than one version read: the reads overlapped the replacing, not just preceded it.
+    expect(seen.size).toBeGreaterThan(1);
     expect(await readdir(dir)).toEqual(["hookyard.lock"]);
   });
 

@@ -85,9 +85,7 @@ describe("hookyard.lock", () => {
     const error = await readLockfile(root).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "RUN_ERR_LOCK_INVALID" });
     expect((error as Error).message).toContain(`packages.guard`);
-    expect((error as Error).message).toMatch(
-      new RegExp(field === "postinstall" ? "postinstall" : `\\b${field}\\b`),
-    );
+    expect((error as Error).message).toMatch(new RegExp(`\\b${field}\\b`));
   });
 
   it("refuses a package name that is no package name, and a lock version it does not know", async () => {
